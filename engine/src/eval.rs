@@ -1,0 +1,182 @@
+//! Static evaluation: material + piece-square tables + mobility + bishop pair,
+//! tapered between middlegame and endgame by game phase, in centipawns from
+//! the side to move's point of view. The numbers live in `psqt.rs`.
+
+use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
+
+use crate::psqt::{
+    Weight, BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, MOBILITY_BASE, PHASE_INC, PHASE_MAX,
+    TEMPO,
+};
+
+const ROLES: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
+/// Material plus piece-square value of each piece on each square, per colour,
+/// folded at compile time so evaluation is one table read per piece.
+struct Tables {
+    mg: [[[i32; 64]; 6]; 2],
+    eg: [[[i32; 64]; 6]; 2],
+}
+
+const TABLES: Tables = {
+    let mut mg = [[[0; 64]; 6]; 2];
+    let mut eg = [[[0; 64]; 6]; 2];
+    let mut r = 0;
+    while r < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            // White reads the published table upside down (index 0 is a8).
+            mg[0][r][sq] = MATERIAL[r].mg + MG_PST[r][sq ^ 56];
+            eg[0][r][sq] = MATERIAL[r].eg + EG_PST[r][sq ^ 56];
+            mg[1][r][sq] = MATERIAL[r].mg + MG_PST[r][sq];
+            eg[1][r][sq] = MATERIAL[r].eg + EG_PST[r][sq];
+            sq += 1;
+        }
+        r += 1;
+    }
+    Tables { mg, eg }
+};
+
+/// Squares attacked by the pawns of `color`.
+#[inline]
+pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
+        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
+    })
+}
+
+/// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
+pub fn phase(pos: &Chess) -> i32 {
+    let b = pos.board();
+    let p = b.knights().count() as i32 * PHASE_INC[1]
+        + b.bishops().count() as i32 * PHASE_INC[2]
+        + b.rooks().count() as i32 * PHASE_INC[3]
+        + b.queens().count() as i32 * PHASE_INC[4];
+    p.min(PHASE_MAX)
+}
+
+/// Evaluation of `pos` in centipawns for the side to move.
+pub fn evaluate(pos: &Chess) -> i32 {
+    let board = pos.board();
+    let occupied = board.occupied();
+    let mut mg = 0;
+    let mut eg = 0;
+
+    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let sign = if ci == 0 { 1 } else { -1 };
+        let ours = board.by_color(color);
+        let their_pawns = board.pawns() & board.by_color(!color);
+        let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
+        let mut side = Weight { mg: 0, eg: 0 };
+
+        for (r, role) in ROLES.into_iter().enumerate() {
+            for sq in board.by_role(role) & ours {
+                let s = sq as usize;
+                side.mg += TABLES.mg[ci][r][s];
+                side.eg += TABLES.eg[ci][r][s];
+                let reach = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                    Role::Rook => attacks::rook_attacks(sq, occupied),
+                    Role::Queen => attacks::queen_attacks(sq, occupied),
+                    Role::Pawn | Role::King => continue,
+                };
+                let m = r - 1;
+                let n = (reach & mobility_area).count() as i32 - MOBILITY_BASE[m];
+                side.mg += MOBILITY[m].mg * n;
+                side.eg += MOBILITY[m].eg * n;
+            }
+        }
+        if (board.bishops() & ours).more_than_one() {
+            side.mg += BISHOP_PAIR.mg;
+            side.eg += BISHOP_PAIR.eg;
+        }
+        mg += sign * side.mg;
+        eg += sign * side.eg;
+    }
+
+    let phase = phase(pos);
+    let white = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    let stm = if pos.turn() == Color::White {
+        white
+    } else {
+        -white
+    };
+    stm + TEMPO
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::from_fen;
+
+    #[test]
+    fn start_position_is_balanced_up_to_tempo() {
+        assert_eq!(evaluate(&Chess::default()), TEMPO);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for fen in [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 99 50",
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ] {
+            let pos = from_fen(fen, false).unwrap();
+            let mirrored = from_fen(&mirror_fen(fen), false).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
+        }
+    }
+
+    #[test]
+    fn extra_queen_is_winning() {
+        let pos = from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false).unwrap();
+        assert!(evaluate(&pos) > 800);
+        let pos = from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", false).unwrap();
+        assert!(evaluate(&pos) < -800);
+    }
+
+    /// Colour-flipped FEN (ranks reversed, case swapped, side to move swapped).
+    fn mirror_fen(fen: &str) -> String {
+        let parts: Vec<&str> = fen.split(' ').collect();
+        let board: Vec<String> = parts[0]
+            .split('/')
+            .rev()
+            .map(|r| r.chars().map(swap_case).collect())
+            .collect();
+        let stm = if parts[1] == "w" { "b" } else { "w" };
+        let castle: String = if parts[2] == "-" {
+            "-".into()
+        } else {
+            let mut c: Vec<char> = parts[2].chars().map(swap_case).collect();
+            c.sort_by_key(|c| (c.is_lowercase(), *c));
+            c.into_iter().collect()
+        };
+        let ep = if parts[3] == "-" {
+            "-".to_string()
+        } else {
+            let b = parts[3].as_bytes();
+            format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+        };
+        format!("{} {} {} {} 0 1", board.join("/"), stm, castle, ep)
+    }
+
+    fn swap_case(c: char) -> char {
+        if c.is_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    }
+}

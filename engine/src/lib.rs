@@ -1,0 +1,30 @@
+//! Mach's chess engine: evaluation, alpha-beta search, time management,
+//! perft and bench, on shakmaty's board and move generator. It knows nothing
+//! of UCI, files or the advisor: callers pass positions and limits in and get
+//! reports through the [`report::Reporter`] trait.
+
+pub mod bench;
+pub mod board;
+pub mod control;
+mod engine;
+pub mod eval;
+pub mod history;
+mod iterative;
+pub mod moves;
+pub mod ordering;
+pub mod params;
+pub mod perft;
+pub mod psqt;
+mod qsearch;
+pub mod report;
+pub mod score;
+mod search;
+pub mod see;
+mod thread;
+pub mod time;
+pub mod tt;
+
+pub use control::SearchControl;
+pub use engine::{Engine, SearchOptions, SearchResult};
+pub use report::{Info, Reporter, Silent};
+pub use time::Limits;

@@ -1,0 +1,127 @@
+//! Move ordering: the TT move first, then winning captures and queen
+//! promotions by MVV-LVA, killers, the counter move, quiet moves by history,
+//! and losing captures last. Moves are picked one at a time (selection sort),
+//! because a cutoff usually comes early and the rest never need sorting.
+
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Move, MoveList, Position, Role};
+
+use crate::history::History;
+use crate::moves::{encode, MoveCode};
+use crate::see::{see_ge, value};
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER_1: i32 = 1_000_002;
+const KILLER_2: i32 = 1_000_001;
+const COUNTER: i32 = 1_000_000;
+const BAD_CAPTURE: i32 = -2_000_000;
+
+/// A capture, an en passant capture or a promotion.
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// Most valuable victim, least valuable attacker.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = match m {
+        Move::EnPassant { .. } => value(Role::Pawn),
+        _ => m.capture().map_or(0, value),
+    };
+    let promo = m.promotion().map_or(0, value);
+    victim * 16 + promo - value(m.role()) / 16
+}
+
+pub struct MovePicker {
+    moves: ArrayVec<(Move, i32), 256>,
+    next: usize,
+}
+
+impl MovePicker {
+    /// All `moves`, scored for the main search.
+    pub fn new(
+        pos: &Chess,
+        moves: &MoveList,
+        tt_move: MoveCode,
+        hist: &History,
+        ply: usize,
+        prev: Option<Move>,
+    ) -> MovePicker {
+        let killers = hist.killers[ply];
+        let counter = hist.counter(prev);
+        let side = pos.turn();
+        let scored = moves
+            .iter()
+            .map(|&m| {
+                let code = encode(m);
+                let s = if code == tt_move {
+                    TT_MOVE
+                } else if is_tactical(m) {
+                    let under = m.promotion().is_some_and(|r| r != Role::Queen);
+                    if !under && see_ge(pos, m, 0) {
+                        GOOD_CAPTURE + mvv_lva(m)
+                    } else {
+                        BAD_CAPTURE + mvv_lva(m)
+                    }
+                } else if code == killers[0] {
+                    KILLER_1
+                } else if code == killers[1] {
+                    KILLER_2
+                } else if code == counter {
+                    COUNTER
+                } else {
+                    hist.quiet(side, m)
+                };
+                (m, s)
+            })
+            .collect();
+        MovePicker {
+            moves: scored,
+            next: 0,
+        }
+    }
+
+    /// Captures and promotions only, by MVV-LVA (quiescence search).
+    pub fn tactical(moves: &MoveList, tt_move: MoveCode) -> MovePicker {
+        let scored = moves
+            .iter()
+            .map(|&m| {
+                let s = if encode(m) == tt_move {
+                    TT_MOVE
+                } else {
+                    mvv_lva(m)
+                };
+                (m, s)
+            })
+            .collect();
+        MovePicker {
+            moves: scored,
+            next: 0,
+        }
+    }
+
+    /// The best remaining move and its ordering score.
+    #[inline]
+    pub fn next(&mut self) -> Option<(Move, i32)> {
+        let rest = &mut self.moves[self.next..];
+        if rest.is_empty() {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..rest.len() {
+            if rest[i].1 > rest[best].1 {
+                best = i;
+            }
+        }
+        rest.swap(0, best);
+        self.next += 1;
+        Some(rest[0])
+    }
+
+    /// True for the scores given to losing captures.
+    pub fn is_bad_capture_score(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+}

@@ -1,0 +1,68 @@
+//! Every search parameter, named and explained in one line.
+
+/// Aspiration windows start at this depth; shallower iterations use a full window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// First aspiration half-width around the previous score (cp); doubles on each fail.
+pub const ASPIRATION_DELTA: i32 = 15;
+
+/// Reverse futility pruning: at most this deep, a static eval this far above beta cuts.
+pub const RFP_MAX_DEPTH: i32 = 8;
+/// Reverse futility margin per ply of depth (cp).
+pub const RFP_MARGIN: i32 = 75;
+
+/// Null move pruning needs at least this depth.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Null move base reduction (plies).
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// One more ply of reduction per this much depth.
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// One more ply of reduction per this much static eval above beta (at most 3).
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// From this depth a null-move cutoff is verified by a reduced normal search (zugzwang care).
+pub const NMP_VERIFY_DEPTH: i32 = 12;
+
+/// Internal iterative reduction: without a TT move, search one ply less from this depth.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Late move reductions start at this depth.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// LMR base reduction: r = BASE + ln(depth) * ln(move number) / DIVISOR.
+pub const LMR_BASE: f64 = 0.75;
+/// LMR divisor (see above).
+pub const LMR_DIVISOR: f64 = 2.25;
+/// History score worth one ply less (or more) reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// Late move pruning: at most this deep, skip quiet moves after the first few.
+pub const LMP_MAX_DEPTH: i32 = 8;
+/// Late move pruning: quiet moves searched = BASE + depth^2 (halved when not improving).
+pub const LMP_BASE: i32 = 3;
+
+/// Futility pruning of quiet moves at most this deep.
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+/// Futility margin: BASE + PER_PLY * depth over alpha is needed to try a quiet move.
+pub const FUTILITY_BASE: i32 = 80;
+/// Futility margin per ply.
+pub const FUTILITY_PER_PLY: i32 = 90;
+
+/// SEE pruning at most this deep.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+/// Quiet moves losing more than this per ply of depth in exchanges are skipped.
+pub const SEE_QUIET_MARGIN: i32 = 60;
+/// Captures losing more than this times depth^2 are skipped.
+pub const SEE_CAPTURE_MARGIN: i32 = 20;
+
+/// Quiescence delta pruning: a capture that cannot lift the score within this of alpha is skipped.
+pub const DELTA_MARGIN: i32 = 200;
+
+/// History bonus per depth^2 for a quiet move that caused a cutoff.
+pub const HISTORY_BONUS_PER_DEPTH2: i32 = 32;
+/// Cap on the history bonus.
+pub const HISTORY_BONUS_MAX: i32 = 2048;
+
+/// Best move unchanged for this many iterations counts as stable.
+pub const STABLE_ITERATIONS: u32 = 4;
+/// Soft time scale when the best move is stable.
+pub const STABLE_TIME_SCALE: f64 = 0.6;
+/// Soft time scale right after the best move changed.
+pub const UNSTABLE_TIME_SCALE: f64 = 1.6;

@@ -1,0 +1,131 @@
+//! Quiescence search: at the horizon, only captures and queen promotions
+//! (all evasions when in check) until the position is quiet, so the static
+//! evaluation is never taken in the middle of an exchange.
+
+use shakmaty::{Chess, MoveList, Position, Role};
+
+use crate::board;
+use crate::eval::evaluate;
+use crate::moves::{encode, NO_MOVE};
+use crate::ordering::MovePicker;
+use crate::params::DELTA_MARGIN;
+use crate::score::{from_tt, mated_in, to_tt, INFINITE, MAX_PLY};
+use crate::see::{see_ge, value};
+use crate::thread::Searcher;
+use crate::tt::{Bound, Entry};
+
+/// Captures and queen promotions (under-promotions are almost never better).
+pub(crate) fn tactical_moves(pos: &Chess) -> MoveList {
+    let mut moves = pos.capture_moves();
+    moves.retain(|m| m.promotion().is_none_or(|r| r == Role::Queen));
+    for m in pos.promotion_moves() {
+        if !m.is_capture() && m.promotion() == Some(Role::Queen) {
+            moves.push(m);
+        }
+    }
+    moves
+}
+
+impl Searcher<'_> {
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv.clear(ply);
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        if pos.is_insufficient_material() {
+            return 0;
+        }
+
+        let tt = self.shared.tt.probe(key);
+        if let Some(e) = tt {
+            let s = from_tt(e.score, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let tt_move = tt.map_or(NO_MOVE, |e| e.mv);
+
+        let in_check = pos.is_check();
+        let (moves, stand_pat) = if in_check {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+            (moves, -INFINITE)
+        } else {
+            let eval = tt.map_or_else(|| evaluate(pos), |e| e.eval);
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            (tactical_moves(pos), eval)
+        };
+
+        let original_alpha = alpha;
+        let mut best = stand_pat;
+        let mut best_move = NO_MOVE;
+        let mut picker = MovePicker::tactical(&moves, tt_move);
+        while let Some((m, _)) = picker.next() {
+            if !in_check {
+                let gain = m.capture().map_or(value(Role::Pawn), value)
+                    + m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
+                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            let (child, child_key) = board::play(pos, key, m);
+            self.keys.push(child_key);
+            let score = -self.qsearch(&child, child_key, ply + 1, -beta, -alpha);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = encode(m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply),
+                eval: if in_check { 0 } else { stand_pat },
+                depth: 0,
+                bound,
+            },
+        );
+        best
+    }
+}

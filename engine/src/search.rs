@@ -1,0 +1,316 @@
+//! Alpha-beta search below the root: principal variation search with a
+//! transposition table, null move, reverse futility, late move reductions and
+//! pruning, check extensions and mate-distance pruning.
+
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Move, Position, Role};
+
+use crate::board;
+use crate::eval::evaluate;
+use crate::moves::{encode, NO_MOVE};
+use crate::ordering::{is_tactical, MovePicker};
+use crate::params::*;
+use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
+use crate::see::see_ge;
+use crate::thread::{lmr, Searcher};
+use crate::tt::{Bound, Entry};
+
+/// Has the side to move a piece other than pawns and king? Without one,
+/// passing could be better than any move (zugzwang), so no null move.
+fn has_non_pawn_material(pos: &Chess) -> bool {
+    let b = pos.board();
+    let ours = b.by_color(pos.turn());
+    (ours & !(b.pawns() | b.kings())).any()
+}
+
+impl Searcher<'_> {
+    /// Negamax score of `pos` searched `depth` plies deep in the window
+    /// (alpha, beta). `cut_node`: expected to fail high.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(pos, key, ply, alpha, beta);
+        }
+        let pv_node = beta - alpha > 1;
+        self.pv.clear(ply);
+        if self.count_node_and_check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+
+        if self.is_draw(pos) {
+            // The fifty-move rule does not override a checkmate.
+            if !(in_check && pos.halfmoves() >= 100 && pos.legal_moves().is_empty()) {
+                return DRAW;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+
+        // Mate-distance pruning: no line from here can beat a shorter mate found already.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.map_or(NO_MOVE, |e| e.mv);
+        if let Some(e) = tt {
+            if !pv_node && e.depth >= depth {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            tt.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+        self.stack[ply].eval = eval;
+        self.stack[ply].in_check = in_check;
+        self.stack[ply].mv = None;
+        // Is the static eval better than two plies ago? Prune less when it is.
+        let improving = !in_check
+            && ply >= 2
+            && (self.stack[ply - 2].in_check || eval > self.stack[ply - 2].eval);
+
+        if !pv_node && !in_check {
+            // Reverse futility: so far above beta that a shallow search will not fall below it.
+            if depth <= RFP_MAX_DEPTH
+                && beta.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+
+            // Null move: if passing still fails high, a real move will too.
+            let last_was_null = ply > 0 && self.stack[ply - 1].mv.is_none();
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !last_was_null
+                && ply >= self.nmp_min_ply
+                && beta > -MATE_BOUND
+                && has_non_pawn_material(pos)
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                if let Some((child, child_key)) = board::null_move(pos) {
+                    self.keys.push(child_key);
+                    let s = -self.search(
+                        &child,
+                        child_key,
+                        depth - r,
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                        !cut_node,
+                    );
+                    self.keys.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= beta {
+                        let s = if s >= MATE_BOUND { beta } else { s };
+                        if depth < NMP_VERIFY_DEPTH {
+                            return s;
+                        }
+                        // Deep: verify with a reduced search without null moves nearby.
+                        self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                        let v = self.search(pos, key, depth - r, ply, beta - 1, beta, false);
+                        self.nmp_min_ply = 0;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v >= beta {
+                            return s;
+                        }
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: no TT move here means a poorly known node.
+        if depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        let prev = if ply > 0 {
+            self.stack[ply - 1].mv
+        } else {
+            None
+        };
+        let mut picker = MovePicker::new(pos, &moves, tt_move, self.hist, ply, prev);
+        let killers = self.hist.killers[ply];
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut move_count = 0usize;
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+
+        while let Some((m, order)) = picker.next() {
+            let quiet = !is_tactical(m);
+            let under_promotion = m.promotion().is_some_and(|r| r != Role::Queen);
+
+            // Shallow pruning, never before a move has kept us out of a mate score.
+            if best_score > -MATE_BOUND && !in_check {
+                if quiet {
+                    if depth <= LMP_MAX_DEPTH && move_count as i32 >= lmp_limit {
+                        continue;
+                    }
+                    if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_MAX_DEPTH
+                    && (under_promotion || !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth * depth))
+                {
+                    continue;
+                }
+            }
+
+            let (child, child_key) = board::play(pos, key, m);
+            let gives_check = child.is_check();
+
+            // Futility: a quiet move that cannot lift a low static eval to alpha.
+            if quiet
+                && !in_check
+                && !gives_check
+                && best_score > -MATE_BOUND
+                && depth <= FUTILITY_MAX_DEPTH
+                && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+            {
+                continue;
+            }
+
+            move_count += 1;
+            // Check extension: look one ply further at checks (bounded near the root depth).
+            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].mv = Some(m);
+            self.keys.push(child_key);
+
+            let score = if move_count == 1 {
+                -self.search(&child, child_key, new_depth, ply + 1, -beta, -alpha, false)
+            } else {
+                // Late move reduction for quiet and losing moves late in the list.
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && move_count > 1 + pv_node as usize
+                    && (quiet || MovePicker::is_bad_capture_score(order))
+                {
+                    r = lmr(depth, move_count);
+                    r += !pv_node as i32;
+                    r += cut_node as i32;
+                    r -= improving as i32;
+                    r -= (in_check || gives_check) as i32;
+                    let code = encode(m);
+                    if code == killers[0] || code == killers[1] {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= self.hist.quiet(pos.turn(), m) / LMR_HISTORY_DIVISOR;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.search(
+                    &child,
+                    child_key,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                );
+                if s > alpha && r > 0 {
+                    s = -self.search(
+                        &child,
+                        child_key,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        !cut_node,
+                    );
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, child_key, new_depth, ply + 1, -beta, -alpha, false);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.pv.update(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let bonus =
+                                (HISTORY_BONUS_PER_DEPTH2 * depth * depth).min(HISTORY_BONUS_MAX);
+                            self.hist
+                                .update_quiet(pos.turn(), ply, prev, m, &quiets, bonus);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && !quiets.is_full() {
+                quiets.push(m);
+            }
+        }
+
+        if move_count == 0 {
+            // Every move was pruned: the static eval stands (not in check here).
+            return eval;
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move.map_or(NO_MOVE, encode),
+                score: to_tt(best_score, ply),
+                eval: if in_check { 0 } else { eval },
+                depth,
+                bound,
+            },
+        );
+        best_score
+    }
+}

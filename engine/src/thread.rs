@@ -1,0 +1,220 @@
+//! One search thread's state and what all threads of a search share.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::OnceLock;
+
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Move, Position};
+
+use crate::control::SearchControl;
+use crate::history::History;
+use crate::params::{LMR_BASE, LMR_DIVISOR};
+use crate::score::MAX_PLY;
+use crate::time::{Limits, TimeManager};
+use crate::tt::TranspositionTable;
+
+/// Shared by all threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub limits: &'a Limits,
+    pub time: TimeManager,
+    /// Nodes searched per thread, published every few thousand nodes.
+    pub nodes: Vec<AtomicU64>,
+    /// Set by the main thread when it is done, to stop the helpers.
+    pub helpers_stop: AtomicBool,
+    /// Bonus (cp) for lines through these root moves (advice); empty: none.
+    pub root_bonus: Vec<(Move, i32)>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
+    }
+}
+
+/// Triangular principal-variation table.
+pub(crate) struct PvTable {
+    lines: Vec<ArrayVec<Move, MAX_PLY>>,
+}
+
+impl PvTable {
+    fn new() -> PvTable {
+        PvTable {
+            lines: vec![ArrayVec::new(); MAX_PLY + 1],
+        }
+    }
+
+    #[inline]
+    pub fn clear(&mut self, ply: usize) {
+        self.lines[ply].clear();
+    }
+
+    /// The line at `ply` becomes `m` followed by the line at `ply + 1`.
+    #[inline]
+    pub fn update(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.lines.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        let rest = &tail[0];
+        let room = MAX_PLY - 1;
+        line.extend(rest.iter().copied().take(room));
+    }
+
+    pub fn line(&self, ply: usize) -> &[Move] {
+        &self.lines[ply]
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+pub(crate) struct StackEntry {
+    /// Static evaluation at this ply (meaningless when in check).
+    pub eval: i32,
+    pub in_check: bool,
+    /// Move played from this ply (`None`: not yet, or a null move).
+    pub mv: Option<Move>,
+}
+
+/// A root move with what the last search of it found.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+pub(crate) struct Searcher<'a> {
+    pub shared: &'a Shared<'a>,
+    pub id: usize,
+    pub hist: &'a mut History,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    /// Keys of the game's positions, then of the current search path.
+    pub keys: Vec<u64>,
+    pub stack: Vec<StackEntry>,
+    pub pv: PvTable,
+    pub root: Chess,
+    pub root_moves: Vec<RootMove>,
+    pub root_depth: i32,
+    /// Null move is not tried below this ply (set by a verification search).
+    pub nmp_min_ply: usize,
+    single_thread: bool,
+}
+
+/// Late move reductions in plies, by depth and move number.
+pub(crate) fn lmr(depth: i32, moves: usize) -> i32 {
+    static TABLE: OnceLock<Vec<[i32; 64]>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    t[(depth.max(0) as usize).min(63)][moves.min(63)]
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        shared: &'a Shared<'a>,
+        id: usize,
+        hist: &'a mut History,
+        root: &Chess,
+        game_keys: &[u64],
+    ) -> Searcher<'a> {
+        let mut keys = Vec::with_capacity(game_keys.len() + MAX_PLY + 2);
+        keys.extend_from_slice(game_keys);
+        keys.push(crate::board::hash(root));
+        Searcher {
+            single_thread: shared.nodes.len() == 1,
+            shared,
+            id,
+            hist,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            keys,
+            stack: vec![StackEntry::default(); MAX_PLY + 8],
+            pv: PvTable::new(),
+            root: root.clone(),
+            root_moves: Vec::new(),
+            root_depth: 0,
+            nmp_min_ply: 0,
+        }
+    }
+
+    pub fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Publishes this thread's node count for `info nodes` and node limits.
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+    }
+
+    /// Counts a node and says whether the search must unwind now.
+    #[inline]
+    pub fn count_node_and_check_stop(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        // Depth 1 always completes, so there is always a legal best move.
+        if self.root_depth <= 1 && self.is_main() {
+            return false;
+        }
+        if let (true, Some(limit)) = (self.single_thread, self.shared.limits.nodes) {
+            // Checked at every node: with one thread, `go nodes` is exact and reproducible.
+            if self.nodes >= limit {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            let s = self.shared;
+            let stop = s.control.is_stopped()
+                || (!self.is_main() && s.helpers_stop.load(Relaxed))
+                || (self.is_main() && s.time.hard_exceeded(s.control.clock_elapsed()))
+                || (self.is_main() && s.limits.nodes.is_some_and(|n| s.total_nodes() >= n));
+            if stop {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Draw by the fifty-move rule (mate excepted by the caller), insufficient
+    /// material or repetition. A position repeated once counts as a draw:
+    /// if repeating is good for one side, it can repeat again.
+    pub fn is_draw(&self, pos: &Chess) -> bool {
+        let halfmoves = pos.halfmoves() as usize;
+        if halfmoves >= 100 {
+            return true;
+        }
+        if pos.is_insufficient_material() {
+            return true;
+        }
+        let n = self.keys.len();
+        let current = self.keys[n - 1];
+        let back = halfmoves.min(n - 1);
+        let mut i = 4;
+        while i <= back {
+            if self.keys[n - 1 - i] == current {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+}

@@ -1,0 +1,249 @@
+//! Transposition table shared by all search threads without locks.
+//!
+//! Each slot is two `AtomicU64`: the packed data and `key ^ data`. A reader
+//! accepts a slot only if `stored_key ^ data == key`, so an entry torn by two
+//! threads writing at once is simply not found (the "lockless hashing" trick
+//! of Hyatt and Mann). Four slots make a 64-byte cluster, one cache line.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+use crate::moves::MoveCode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Score is exact (PV node).
+    Exact,
+    /// Score is a lower bound (fail high).
+    Lower,
+    /// Score is an upper bound (fail low).
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: MoveCode,
+    /// Score, mate scores relative to the node (see `score::to_tt`).
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Cluster {
+    slots: [Slot; 4],
+}
+
+pub struct TranspositionTable {
+    clusters: Box<[Cluster]>,
+    /// Search generation, 6 bits; entries of older generations are replaced first.
+    age: AtomicU8,
+}
+
+const BOUND_BITS: [u64; 3] = [1, 2, 3];
+
+fn pack(e: &Entry, age: u8) -> u64 {
+    let bound = match e.bound {
+        Bound::Exact => BOUND_BITS[0],
+        Bound::Lower => BOUND_BITS[1],
+        Bound::Upper => BOUND_BITS[2],
+    };
+    (e.mv as u64)
+        | ((e.score as i16 as u16 as u64) << 16)
+        | ((e.eval as i16 as u16 as u64) << 32)
+        | ((e.depth.clamp(0, 255) as u64) << 48)
+        | (bound << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+fn unpack(d: u64) -> Option<Entry> {
+    let bound = match (d >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None, // empty slot
+    };
+    Some(Entry {
+        mv: d as u16,
+        score: (d >> 16) as u16 as i16 as i32,
+        eval: (d >> 32) as u16 as i16 as i32,
+        depth: ((d >> 48) & 0xff) as i32,
+        bound,
+    })
+}
+
+fn age_of(d: u64) -> u8 {
+    ((d >> 58) & 63) as u8
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one cluster).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
+        let clusters = std::iter::repeat_with(Cluster::default).take(n).collect();
+        TranspositionTable {
+            clusters,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
+    }
+
+    /// Empties the table (between games, `Clear Hash`).
+    pub fn clear(&self) {
+        for c in self.clusters.iter() {
+            for s in &c.slots {
+                s.key.store(0, Relaxed);
+                s.data.store(0, Relaxed);
+            }
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Called once per search so entries of earlier moves age out.
+    pub fn new_search(&self) {
+        let a = self.age.load(Relaxed);
+        self.age.store(a.wrapping_add(1) & 63, Relaxed);
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> &Cluster {
+        // Multiply-shift maps the key onto any table size, not only powers of two.
+        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[i]
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for s in &self.cluster(key).slots {
+            let data = s.data.load(Relaxed);
+            if s.key.load(Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn store(&self, key: u64, entry: Entry) {
+        let age = self.age.load(Relaxed);
+        let cluster = self.cluster(key);
+        let mut victim = &cluster.slots[0];
+        let mut victim_worth = i32::MAX;
+        for s in &cluster.slots {
+            let data = s.data.load(Relaxed);
+            if s.key.load(Relaxed) ^ data == key {
+                // Same position: keep the old move if the new entry has none,
+                // and keep a deeper exact entry of this search.
+                let mut e = entry;
+                if let Some(old) = unpack(data) {
+                    if e.mv == 0 {
+                        e.mv = old.mv;
+                    }
+                    if old.bound == Bound::Exact
+                        && e.bound != Bound::Exact
+                        && old.depth > e.depth + 2
+                        && age_of(data) == age
+                    {
+                        return;
+                    }
+                }
+                let d = pack(&e, age);
+                s.data.store(d, Relaxed);
+                s.key.store(key ^ d, Relaxed);
+                return;
+            }
+            // Replace the shallowest entry, counting each generation of age as 8 plies.
+            let worth = match unpack(data) {
+                None => i32::MIN,
+                Some(old) => old.depth - 8 * (age.wrapping_sub(age_of(data)) & 63) as i32,
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = s;
+            }
+        }
+        let d = pack(&entry, age);
+        victim.data.store(d, Relaxed);
+        victim.key.store(key ^ d, Relaxed);
+    }
+
+    /// Permille of the first 1000 slots used by the current search generation.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let mut used = 0;
+        let mut seen = 0;
+        'outer: for c in self.clusters.iter() {
+            for s in &c.slots {
+                let d = s.data.load(Relaxed);
+                if unpack(d).is_some() && age_of(d) == age {
+                    used += 1;
+                }
+                seen += 1;
+                if seen == 1000 {
+                    break 'outer;
+                }
+            }
+        }
+        used * 1000 / seen.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries_with_negative_scores() {
+        let tt = TranspositionTable::new(1);
+        let e = Entry {
+            mv: 1234,
+            score: -31990,
+            eval: -45,
+            depth: 17,
+            bound: Bound::Lower,
+        };
+        tt.store(0xdead_beef_1234_5678, e);
+        assert_eq!(tt.probe(0xdead_beef_1234_5678), Some(e));
+        assert_eq!(tt.probe(0xdead_beef_1234_5679), None);
+        assert!(tt.hashfull() <= 1);
+        tt.clear();
+        assert_eq!(tt.probe(0xdead_beef_1234_5678), None);
+    }
+
+    #[test]
+    fn a_full_cluster_replaces_its_shallowest_entry() {
+        let tt = TranspositionTable::new(1);
+        let n = tt.clusters.len() as u128;
+        // Keys that land in cluster 0: key * n >> 64 == 0.
+        let keys: Vec<u64> = (1..=5u64)
+            .map(|i| i * ((1u128 << 64) / n / 8) as u64)
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            let e = Entry {
+                mv: 1,
+                score: 0,
+                eval: 0,
+                depth: [9, 3, 7, 8, 5][i],
+                bound: Bound::Exact,
+            };
+            tt.store(k, e);
+        }
+        assert!(
+            tt.probe(keys[1]).is_none(),
+            "depth 3 entry should be the victim"
+        );
+        for i in [0, 2, 3, 4] {
+            assert!(tt.probe(keys[i]).is_some());
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! `mach`: a UCI chess engine with a grandmaster's memory.
+//!
+//! Without a subcommand it speaks UCI on stdin/stdout, which is what GUIs
+//! expect. The subcommands are for people and scripts.
+
+mod cmd_bench;
+mod cmd_perft;
+mod controller;
+mod options;
+mod output;
+mod protocol;
+mod uci_loop;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "mach",
+    version,
+    about = "Mach: a UCI chess engine with a grandmaster's memory"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Speak UCI on stdin/stdout (the default without a subcommand).
+    Uci,
+    /// Count the leaf nodes of the legal move tree.
+    Perft(cmd_perft::Args),
+    /// Search the bench positions to a fixed depth; ends with "<nodes> nodes <nps> nps".
+    Bench(cmd_bench::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None | Some(Cmd::Uci) => {
+            uci_loop::run();
+            Ok(())
+        }
+        Some(Cmd::Perft(args)) => cmd_perft::run(&args),
+        Some(Cmd::Bench(args)) => cmd_bench::run(&args),
+    };
+    if let Err(e) = result {
+        eprintln!("mach: {e}");
+        std::process::exit(1);
+    }
+}

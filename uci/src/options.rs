@@ -1,0 +1,184 @@
+//! The UCI options Mach offers: their declaration for `uci` and the checking
+//! of `setoption` values. Names are matched case-insensitively.
+
+/// One option as declared to the GUI.
+pub struct OptionDef {
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+pub enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+pub const OPTIONS: &[OptionDef] = &[
+    OptionDef {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 32_768,
+        },
+    },
+    OptionDef {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionDef {
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+    OptionDef {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    OptionDef {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: 30,
+            min: 0,
+            max: 10_000,
+        },
+    },
+    OptionDef {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionDef {
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+];
+
+/// The `option ...` lines answered to `uci`.
+pub fn declarations() -> Vec<String> {
+    OPTIONS
+        .iter()
+        .map(|o| match o.kind {
+            Kind::Spin { default, min, max } => {
+                format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    o.name
+                )
+            }
+            Kind::Check { default } => {
+                format!("option name {} type check default {default}", o.name)
+            }
+            Kind::Button => format!("option name {} type button", o.name),
+        })
+        .collect()
+}
+
+/// A checked `setoption`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Change {
+    Hash(usize),
+    Threads(usize),
+    ClearHash,
+    Ponder(bool),
+    MoveOverhead(u64),
+    MultiPv(usize),
+    Chess960(bool),
+}
+
+/// Checks a `setoption`; the error says why it was refused. A spin value out
+/// of range is clamped (and `note` says so), as GUIs expect.
+pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>), String> {
+    let Some(def) = OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+    else {
+        return Err(format!("unknown option '{name}'"));
+    };
+    let value = value.map(str::trim);
+    let mut note = None;
+    let number =
+        |v: Option<&str>, min: i64, max: i64, note: &mut Option<String>| -> Result<i64, String> {
+            let v = v.ok_or_else(|| format!("option '{}' needs a value", def.name))?;
+            let n: i64 = v
+                .parse()
+                .map_err(|_| format!("option '{}' takes a whole number, not '{v}'", def.name))?;
+            let c = n.clamp(min, max);
+            if c != n {
+                *note = Some(format!(
+                    "{} {n} is out of range {min}..{max}, using {c}",
+                    def.name
+                ));
+            }
+            Ok(c)
+        };
+    let flag = |v: Option<&str>| -> Result<bool, String> {
+        match v.map(|s| s.to_ascii_lowercase()).as_deref() {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            other => Err(format!(
+                "option '{}' takes true or false, not '{}'",
+                def.name,
+                other.unwrap_or("")
+            )),
+        }
+    };
+    let change = match (&def.kind, def.name) {
+        (Kind::Spin { min, max, .. }, "Hash") => {
+            Change::Hash(number(value, *min, *max, &mut note)? as usize)
+        }
+        (Kind::Spin { min, max, .. }, "Threads") => {
+            Change::Threads(number(value, *min, *max, &mut note)? as usize)
+        }
+        (Kind::Spin { min, max, .. }, "Move Overhead") => {
+            Change::MoveOverhead(number(value, *min, *max, &mut note)? as u64)
+        }
+        (Kind::Spin { min, max, .. }, "MultiPV") => {
+            Change::MultiPv(number(value, *min, *max, &mut note)? as usize)
+        }
+        (Kind::Button, "Clear Hash") => Change::ClearHash,
+        (Kind::Check { .. }, "Ponder") => Change::Ponder(flag(value)?),
+        (Kind::Check { .. }, "UCI_Chess960") => Change::Chess960(flag(value)?),
+        _ => return Err(format!("option '{}' is declared but not handled", def.name)),
+    };
+    Ok((change, note))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_declared_option_is_handled() {
+        for o in OPTIONS {
+            let value = match o.kind {
+                Kind::Spin { default, .. } => Some(default.to_string()),
+                Kind::Check { default } => Some(default.to_string()),
+                Kind::Button => None,
+            };
+            assert!(check(o.name, value.as_deref()).is_ok(), "{}", o.name);
+        }
+    }
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(check("hash", Some("64")).unwrap().0, Change::Hash(64));
+        assert_eq!(
+            check("move overhead", Some(" 100 ")).unwrap().0,
+            Change::MoveOverhead(100)
+        );
+        let (c, note) = check("Hash", Some("999999999")).unwrap();
+        assert_eq!(c, Change::Hash(32_768));
+        assert!(note.is_some());
+        assert!(check("Hash", Some("lots")).is_err());
+        assert!(check("Hash", None).is_err());
+        assert!(check("Ponder", Some("maybe")).is_err());
+        assert!(check("NoSuchOption", Some("1")).is_err());
+        assert_eq!(check("Clear Hash", None).unwrap().0, Change::ClearHash);
+    }
+}
