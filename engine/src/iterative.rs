@@ -29,10 +29,18 @@ impl Searcher<'_> {
             .tt
             .probe(*self.keys.last().unwrap())
             .map_or(0, |e| e.mv);
-        let mut picker = MovePicker::new(&root, &legal, tt_move, self.hist, 0, None);
+        let mut picker = MovePicker::new(
+            Vec::with_capacity(256),
+            &root,
+            &legal,
+            tt_move,
+            self.hist,
+            0,
+            None,
+        );
         let only = &self.shared.limits.searchmoves;
         self.root_moves.clear();
-        while let Some((m, _)) = picker.next() {
+        while let Some((m, _)) = picker.pick() {
             if only.is_empty() || only.contains(&m) {
                 self.root_moves.push(RootMove {
                     mv: m,
@@ -161,7 +169,7 @@ impl Searcher<'_> {
                         break;
                     }
                     // Stable sort: best first, moves that only failed low keep their order.
-                    self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
                     if score <= alpha {
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INFINITE);

@@ -7,6 +7,7 @@ pub mod bench;
 pub mod board;
 pub mod control;
 mod engine;
+pub mod epd;
 pub mod eval;
 pub mod history;
 mod iterative;

@@ -3,7 +3,6 @@
 //! and losing captures last. Moves are picked one at a time (selection sort),
 //! because a cutoff usually comes early and the rest never need sorting.
 
-use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use crate::history::History;
@@ -34,14 +33,30 @@ pub fn mvv_lva(m: Move) -> i32 {
     victim * 16 + promo - value(m.role()) / 16
 }
 
+/// A reusable list of scored moves (one per ply, so no 4 KB array is
+/// created or copied at every node).
+pub type ScoredMoves = Vec<(Move, i32)>;
+
 pub struct MovePicker {
-    moves: ArrayVec<(Move, i32), 256>,
+    moves: ScoredMoves,
     next: usize,
+}
+
+/// Capture that wins at least as much as the capturing piece is worth, so
+/// SEE cannot come out negative: no need to compute it.
+#[inline]
+fn obviously_good(m: Move) -> bool {
+    let victim = match m {
+        Move::EnPassant { .. } => value(Role::Pawn),
+        _ => m.capture().map_or(0, value),
+    };
+    victim >= value(m.role())
 }
 
 impl MovePicker {
     /// All `moves`, scored for the main search.
     pub fn new(
+        mut buf: ScoredMoves,
         pos: &Chess,
         moves: &MoveList,
         tt_move: MoveCode,
@@ -52,59 +67,60 @@ impl MovePicker {
         let killers = hist.killers[ply];
         let counter = hist.counter(prev);
         let side = pos.turn();
-        let scored = moves
-            .iter()
-            .map(|&m| {
-                let code = encode(m);
-                let s = if code == tt_move {
-                    TT_MOVE
-                } else if is_tactical(m) {
-                    let under = m.promotion().is_some_and(|r| r != Role::Queen);
-                    if !under && see_ge(pos, m, 0) {
-                        GOOD_CAPTURE + mvv_lva(m)
-                    } else {
-                        BAD_CAPTURE + mvv_lva(m)
-                    }
-                } else if code == killers[0] {
-                    KILLER_1
-                } else if code == killers[1] {
-                    KILLER_2
-                } else if code == counter {
-                    COUNTER
+        buf.clear();
+        buf.extend(moves.iter().map(|&m| {
+            let code = encode(m);
+            let s = if code == tt_move {
+                TT_MOVE
+            } else if is_tactical(m) {
+                let under = m.promotion().is_some_and(|r| r != Role::Queen);
+                if !under && (obviously_good(m) || see_ge(pos, m, 0)) {
+                    GOOD_CAPTURE + mvv_lva(m)
                 } else {
-                    hist.quiet(side, m)
-                };
-                (m, s)
-            })
-            .collect();
+                    BAD_CAPTURE + mvv_lva(m)
+                }
+            } else if code == killers[0] {
+                KILLER_1
+            } else if code == killers[1] {
+                KILLER_2
+            } else if code == counter {
+                COUNTER
+            } else {
+                hist.quiet(side, m)
+            };
+            (m, s)
+        }));
         MovePicker {
-            moves: scored,
+            moves: buf,
             next: 0,
         }
     }
 
     /// Captures and promotions only, by MVV-LVA (quiescence search).
-    pub fn tactical(moves: &MoveList, tt_move: MoveCode) -> MovePicker {
-        let scored = moves
-            .iter()
-            .map(|&m| {
-                let s = if encode(m) == tt_move {
-                    TT_MOVE
-                } else {
-                    mvv_lva(m)
-                };
-                (m, s)
-            })
-            .collect();
+    pub fn tactical(mut buf: ScoredMoves, moves: &MoveList, tt_move: MoveCode) -> MovePicker {
+        buf.clear();
+        buf.extend(moves.iter().map(|&m| {
+            let s = if encode(m) == tt_move {
+                TT_MOVE
+            } else {
+                mvv_lva(m)
+            };
+            (m, s)
+        }));
         MovePicker {
-            moves: scored,
+            moves: buf,
             next: 0,
         }
     }
 
+    /// Gives the buffer back for reuse.
+    pub fn into_buffer(self) -> ScoredMoves {
+        self.moves
+    }
+
     /// The best remaining move and its ordering score.
     #[inline]
-    pub fn next(&mut self) -> Option<(Move, i32)> {
+    pub fn pick(&mut self) -> Option<(Move, i32)> {
         let rest = &mut self.moves[self.next..];
         if rest.is_empty() {
             return None;

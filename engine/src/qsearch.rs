@@ -78,8 +78,9 @@ impl Searcher<'_> {
         let original_alpha = alpha;
         let mut best = stand_pat;
         let mut best_move = NO_MOVE;
-        let mut picker = MovePicker::tactical(&moves, tt_move);
-        while let Some((m, _)) = picker.next() {
+        let buf = std::mem::take(&mut self.move_bufs[ply]);
+        let mut picker = MovePicker::tactical(buf, &moves, tt_move);
+        while let Some((m, _)) = picker.pick() {
             if !in_check {
                 let gain = m.capture().map_or(value(Role::Pawn), value)
                     + m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
@@ -109,6 +110,7 @@ impl Searcher<'_> {
             }
         }
 
+        self.move_bufs[ply] = picker.into_buffer();
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {

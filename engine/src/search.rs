@@ -162,7 +162,8 @@ impl Searcher<'_> {
         } else {
             None
         };
-        let mut picker = MovePicker::new(pos, &moves, tt_move, self.hist, ply, prev);
+        let buf = std::mem::take(&mut self.move_bufs[ply]);
+        let mut picker = MovePicker::new(buf, pos, &moves, tt_move, self.hist, ply, prev);
         let killers = self.hist.killers[ply];
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -171,7 +172,7 @@ impl Searcher<'_> {
         let mut move_count = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
 
-        while let Some((m, order)) = picker.next() {
+        while let Some((m, order)) = picker.pick() {
             let quiet = !is_tactical(m);
             let under_promotion = m.promotion().is_some_and(|r| r != Role::Queen);
 
@@ -289,6 +290,7 @@ impl Searcher<'_> {
             }
         }
 
+        self.move_bufs[ply] = picker.into_buffer();
         if move_count == 0 {
             // Every move was pruned: the static eval stands (not in check here).
             return eval;

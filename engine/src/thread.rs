@@ -102,6 +102,8 @@ pub(crate) struct Searcher<'a> {
     pub root_depth: i32,
     /// Null move is not tried below this ply (set by a verification search).
     pub nmp_min_ply: usize,
+    /// One move buffer per ply, reused by the move pickers.
+    pub move_bufs: Vec<crate::ordering::ScoredMoves>,
     single_thread: bool,
 }
 
@@ -150,6 +152,7 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             root_depth: 0,
             nmp_min_ply: 0,
+            move_bufs: (0..MAX_PLY + 8).map(|_| Vec::with_capacity(256)).collect(),
         }
     }
 

@@ -1,13 +1,18 @@
 //! The controller: owns the engine, the position and the options, and runs
 //! each search on a thread of its own. It receives everything the stdin
-//! thread does not answer itself, in order.
+//! thread does not answer itself, in order, and never blocks on a search:
+//! a command that needs the engine while a search runs waits in `pending`
+//! (in order, with everything after it) until the search thread reports that
+//! it is done. So `isready` is answered at once mid-search, and otherwise
+//! after every earlier command took effect, as GUIs expect.
 
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
 
@@ -19,7 +24,10 @@ pub enum Msg {
     Command(Command),
     /// `go`, with the control the stdin thread made for it (so a `stop` read
     /// right after `go` reaches this search even before it starts).
-    Go(Go, Arc<SearchControl>),
+    Go(Box<Go>, Arc<SearchControl>),
+    IsReady,
+    /// Sent by the search thread after its `bestmove`.
+    SearchDone,
     Quit,
 }
 
@@ -29,8 +37,10 @@ struct Running {
 }
 
 pub struct Controller {
+    tx: Sender<Msg>,
     engine: Option<Engine>,
     running: Option<Running>,
+    pending: VecDeque<Msg>,
     root: Chess,
     /// Zobrist keys of the positions before `root`, for repetition draws.
     keys: Vec<u64>,
@@ -41,11 +51,15 @@ pub struct Controller {
     chess960: bool,
 }
 
-impl Default for Controller {
-    fn default() -> Self {
+impl Controller {
+    /// `tx` is the sending side of the controller's own channel (the search
+    /// thread reports `SearchDone` on it).
+    pub fn new(tx: Sender<Msg>) -> Controller {
         Controller {
+            tx,
             engine: Some(Engine::new(16, 1)),
             running: None,
+            pending: VecDeque::new(),
             root: Chess::default(),
             keys: Vec::new(),
             hash_mb: 16,
@@ -55,26 +69,33 @@ impl Default for Controller {
             chess960: false,
         }
     }
-}
 
-impl Controller {
     pub fn run(mut self, rx: Receiver<Msg>) {
         while let Ok(msg) = rx.recv() {
             match msg {
                 Msg::Quit => break,
-                Msg::Go(go, control) => self.go(go, control),
-                Msg::Command(c) => self.command(c),
+                Msg::SearchDone => {
+                    self.join();
+                    self.drain();
+                }
+                Msg::IsReady => send("readyok"),
+                msg if !self.pending.is_empty() => self.pending.push_back(msg),
+                msg => {
+                    if let Err(msg) = self.try_handle(msg) {
+                        self.pending.push_back(msg);
+                    }
+                }
             }
         }
-        self.finish(true);
+        if let Some(r) = &self.running {
+            r.control.stop();
+        }
+        self.join();
     }
 
-    /// Waits for a running search (stopping it first if `stop`) and takes the engine back.
-    fn finish(&mut self, stop: bool) {
+    /// Takes the engine back from a finished (or stopped) search thread.
+    fn join(&mut self) {
         if let Some(r) = self.running.take() {
-            if stop {
-                r.control.stop();
-            }
             let engine = r
                 .handle
                 .join()
@@ -83,32 +104,68 @@ impl Controller {
         }
     }
 
+    /// Runs deferred commands in order until one has to wait again.
+    fn drain(&mut self) {
+        while let Some(msg) = self.pending.pop_front() {
+            if let Err(msg) = self.try_handle(msg) {
+                self.pending.push_front(msg);
+                break;
+            }
+        }
+    }
+
+    /// Handles `msg`, or gives it back if it needs the engine that a search holds.
+    fn try_handle(&mut self, msg: Msg) -> Result<(), Msg> {
+        let busy = self.running.is_some();
+        match msg {
+            Msg::Go(go, control) => {
+                if let Some(r) = &self.running {
+                    // A `go` while searching (the GUI forgot `stop`): end that search first.
+                    r.control.stop();
+                    return Err(Msg::Go(go, control));
+                }
+                self.go(go, control);
+            }
+            Msg::Command(Command::Position { fen, moves }) => self.position(fen.as_deref(), &moves),
+            Msg::Command(Command::UciNewGame) => {
+                if let Some(r) = &self.running {
+                    r.control.stop();
+                    return Err(Msg::Command(Command::UciNewGame));
+                }
+                self.engine().clear();
+            }
+            Msg::Command(Command::SetOption { name, value }) => {
+                let (change, note) = match options::check(&name, value.as_deref()) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        info_string(&e);
+                        return Ok(());
+                    }
+                };
+                let needs_engine = matches!(
+                    change,
+                    Change::Hash(_) | Change::Threads(_) | Change::ClearHash
+                );
+                if busy && needs_engine {
+                    return Err(Msg::Command(Command::SetOption { name, value }));
+                }
+                if let Some(n) = note {
+                    info_string(&n);
+                }
+                self.apply(change);
+            }
+            Msg::IsReady => send("readyok"),
+            // Answered by the stdin thread, or nothing to do.
+            Msg::Command(_) | Msg::SearchDone | Msg::Quit => {}
+        }
+        Ok(())
+    }
+
     fn engine(&mut self) -> &mut Engine {
-        self.finish(false);
         self.engine.get_or_insert_with(|| Engine::new(16, 1))
     }
 
-    fn command(&mut self, c: Command) {
-        match c {
-            Command::Position { fen, moves } => self.position(fen.as_deref(), &moves),
-            Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
-            Command::UciNewGame => {
-                self.finish(true);
-                self.engine().clear();
-            }
-            // Answered by the stdin thread, or nothing to do.
-            _ => {}
-        }
-    }
-
-    fn setoption(&mut self, name: &str, value: Option<&str>) {
-        let (change, note) = match options::check(name, value) {
-            Ok(c) => c,
-            Err(e) => return info_string(&e),
-        };
-        if let Some(n) = note {
-            info_string(&n);
-        }
+    fn apply(&mut self, change: Change) {
         match change {
             Change::Hash(mb) => {
                 self.hash_mb = mb;
@@ -183,9 +240,7 @@ impl Controller {
         }
     }
 
-    fn go(&mut self, go: Go, control: Arc<SearchControl>) {
-        // A `go` while searching (the GUI forgot `stop`): end that search first.
-        self.finish(true);
+    fn go(&mut self, go: Box<Go>, control: Arc<SearchControl>) {
         let mut engine = self
             .engine
             .take()
@@ -201,6 +256,7 @@ impl Controller {
             root_bonus: Vec::new(),
         };
         let c = control.clone();
+        let tx = self.tx.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
@@ -240,6 +296,7 @@ impl Controller {
                         engine = Engine::new(hash_mb, threads);
                     }
                 }
+                let _ = tx.send(Msg::SearchDone);
                 engine
             });
         match handle {

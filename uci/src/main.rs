@@ -4,6 +4,7 @@
 //! expect. The subcommands are for people and scripts.
 
 mod cmd_bench;
+mod cmd_epd;
 mod cmd_perft;
 mod controller;
 mod options;
@@ -32,6 +33,8 @@ enum Cmd {
     Perft(cmd_perft::Args),
     /// Search the bench positions to a fixed depth; ends with "<nodes> nodes <nps> nps".
     Bench(cmd_bench::Args),
+    /// Solve a best-move test suite (EPD with bm/am), e.g. ../shared/suites/wac.epd.
+    Epd(cmd_epd::Args),
 }
 
 fn main() {
@@ -43,6 +46,7 @@ fn main() {
         }
         Some(Cmd::Perft(args)) => cmd_perft::run(&args),
         Some(Cmd::Bench(args)) => cmd_bench::run(&args),
+        Some(Cmd::Epd(args)) => cmd_epd::run(&args),
     };
     if let Err(e) = result {
         eprintln!("mach: {e}");

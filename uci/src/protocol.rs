@@ -413,7 +413,7 @@ mod tests {
         );
         let g = go("go depth banana wibble");
         assert_eq!(g.depth, None);
-        assert_eq!(g.ignored.len(), 2);
+        assert_eq!(g.ignored.len(), 3, "{:?}", g.ignored);
         assert_eq!(go("go depth 99999999999999999999").depth, None);
     }
 

@@ -1,6 +1,8 @@
-//! The stdin thread. It answers `uci`, `isready`, `stop`, `ponderhit` and
-//! `quit` itself, at once, even mid-search, and hands everything else to the
-//! controller in order. End of input counts as `quit`.
+//! The stdin thread. It answers `uci`, `stop`, `ponderhit` and `quit`
+//! itself, at once, even mid-search, and hands everything else to the
+//! controller in order. `isready` goes to the controller too, which never
+//! waits on a search: it is answered at once, yet after every earlier
+//! command took effect. End of input counts as `quit`.
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -15,9 +17,10 @@ use crate::protocol::{self, Command};
 
 pub fn run() {
     let (tx, rx) = crossbeam_channel::unbounded();
+    let controller_tx = tx.clone();
     let controller = std::thread::Builder::new()
         .name("controller".into())
-        .spawn(move || Controller::default().run(rx))
+        .spawn(move || Controller::new(controller_tx).run(rx))
         .expect("cannot start the controller thread");
 
     // The control of the latest `go`. Only this thread replaces it, and a
@@ -52,7 +55,9 @@ pub fn run() {
                 }
                 send("uciok");
             }
-            Command::IsReady => send("readyok"),
+            Command::IsReady => {
+                let _ = tx.send(Msg::IsReady);
+            }
             Command::Debug(_) | Command::Register => {}
             Command::Stop => {
                 if let Some(c) = &current {
@@ -68,7 +73,7 @@ pub fn run() {
             Command::Go(go) => {
                 let control = Arc::new(SearchControl::new(go.ponder, Instant::now()));
                 current = Some(control.clone());
-                let _ = tx.send(Msg::Go(go, control));
+                let _ = tx.send(Msg::Go(Box::new(go), control));
             }
             other => {
                 let _ = tx.send(Msg::Command(other));

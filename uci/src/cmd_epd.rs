@@ -1,0 +1,114 @@
+//! `mach epd FILE [--nodes N | --depth D | --movetime MS] [--jobs J]`:
+//! solve a best-move test suite (WAC, ECM, Bratko-Kopec, Arasan, STS).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use mach_engine::epd::{parse_line, EpdPosition};
+use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions, Silent};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// EPD file with `bm`/`am` operations.
+    file: std::path::PathBuf,
+    /// Nodes per position (the default limit).
+    #[arg(long, default_value_t = 1_000_000)]
+    nodes: u64,
+    /// Depth per position instead of nodes.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Milliseconds per position instead of nodes.
+    #[arg(long)]
+    movetime: Option<i64>,
+    /// Positions searched at once (one thread each).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Only the first N positions.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Hash per job in MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Print only the failures and the summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(p) if !p.best.is_empty() || !p.avoid.is_empty() => positions.push(p),
+            Ok(_) => eprintln!("line {}: no bm/am, skipped", n + 1),
+            Err(e) => eprintln!("line {}: {e}, skipped", n + 1),
+        }
+    }
+    if let Some(l) = args.limit {
+        positions.truncate(l);
+    }
+    let limits = Limits {
+        nodes: if args.depth.is_none() && args.movetime.is_none() {
+            Some(args.nodes)
+        } else {
+            None
+        },
+        depth: args.depth,
+        movetime: args.movetime,
+        ..Limits::default()
+    };
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; positions.len()]);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..args.jobs.max(1) {
+            s.spawn(|| {
+                let mut engine = Engine::new(args.hash, 1);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = positions.get(i) else { break };
+                    let ok = solve(&mut engine, p, &limits, args.quiet);
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(ok);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let solved = results.iter().filter(|r| **r == Some(true)).count();
+    println!(
+        "solved {solved}/{} in {:.1} s ({})",
+        positions.len(),
+        start.elapsed().as_secs_f64(),
+        args.file.display()
+    );
+    Ok(())
+}
+
+fn solve(engine: &mut Engine, p: &EpdPosition, limits: &Limits, quiet: bool) -> bool {
+    engine.clear();
+    let control = SearchControl::new(false, Instant::now());
+    let options = SearchOptions {
+        move_overhead: Duration::ZERO,
+        ..SearchOptions::default()
+    };
+    let r = engine.search(&p.pos, &[], limits, &options, &control, &Silent);
+    let ok = r.best.is_some_and(|m| p.solved_by(m));
+    if !ok || !quiet {
+        let want: Vec<String> = p.best.iter().map(|&m| board::uci(m, false)).collect();
+        println!(
+            "{} {:<12} played {:<6} want {:<12} depth {:>2} score {:>6}",
+            if ok { "ok  " } else { "FAIL" },
+            p.id,
+            r.best.map_or("none".into(), |m| board::uci(m, false)),
+            want.join(","),
+            r.depth,
+            r.score
+        );
+    }
+    ok
+}

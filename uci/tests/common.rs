@@ -1,0 +1,149 @@
+//! A UCI session with the real `mach` binary through pipes. Every wait polls
+//! with a timeout; no test sleeps to "give the engine time".
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line received so far.
+    pub seen: Vec<String>,
+}
+
+pub const LONG: Duration = Duration::from_secs(30);
+
+impl Engine {
+    pub fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mach"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mach");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Next line, or `None` after `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.seen.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads until a line satisfies `pred`; returns it and the lines before it.
+    pub fn expect(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&str) -> bool,
+    ) -> (String, Vec<String>) {
+        let deadline = Instant::now() + timeout;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) if pred(&l) => return (l, before),
+                Some(l) => before.push(l),
+                None => panic!("timed out waiting for {what}; got {before:#?}"),
+            }
+        }
+    }
+
+    /// Asserts that no line matching `pred` arrives within `window`.
+    pub fn expect_none(
+        &mut self,
+        what: &str,
+        window: Duration,
+        pred: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut got = Vec::new();
+        while let Some(l) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
+            assert!(!pred(&l), "unexpected {what}: {l}");
+            got.push(l);
+        }
+        got
+    }
+
+    pub fn handshake(&mut self) {
+        self.send("uci");
+        self.expect("uciok", LONG, |l| l == "uciok");
+        self.send("isready");
+        self.expect("readyok", LONG, |l| l == "readyok");
+    }
+
+    /// Waits for `bestmove`; returns its move and the info lines before it.
+    pub fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
+        let (l, before) = self.expect("bestmove", timeout, |l| l.starts_with("bestmove"));
+        (l.split_whitespace().nth(1).unwrap().to_string(), before)
+    }
+
+    /// Waits for the process to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// First move of the PV of an `info ... pv ...` line.
+pub fn pv_first(info: &str) -> Option<String> {
+    let mut it = info.split_whitespace();
+    it.position(|t| t == "pv")?;
+    it.next().map(str::to_string)
+}
+
+/// Value after `key` in an info line.
+pub fn field<'a>(info: &'a str, key: &str) -> Option<&'a str> {
+    let mut it = info.split_whitespace();
+    it.position(|t| t == key)?;
+    it.next()
+}

@@ -1,0 +1,460 @@
+//! The GUI-facing behaviour of `mach`, tested through pipes.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{field, pv_first, Engine, LONG};
+use shakmaty::{uci::UciMove, CastlingMode, Chess, Position};
+
+const MS: fn(u64) -> Duration = Duration::from_millis;
+
+#[test]
+fn handshake_declares_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, before) = e.expect("uciok", LONG, |l| l == "uciok");
+    assert!(before.iter().any(|l| l.starts_with("id name Mach")));
+    for opt in [
+        "Hash",
+        "Threads",
+        "Clear Hash",
+        "Ponder",
+        "Move Overhead",
+        "MultiPV",
+    ] {
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "missing option {opt}"
+        );
+    }
+    e.send("isready");
+    e.expect("readyok", LONG, |l| l == "readyok");
+}
+
+#[test]
+fn isready_is_answered_at_once_mid_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect("first info", LONG, |l| l.starts_with("info depth"));
+    for _ in 0..5 {
+        let t = Instant::now();
+        e.send("isready");
+        e.expect("readyok", LONG, |l| l == "readyok");
+        assert!(t.elapsed() < MS(100), "readyok took {:?}", t.elapsed());
+    }
+    e.send("stop");
+    e.bestmove(LONG);
+}
+
+#[test]
+fn stop_gives_exactly_one_bestmove_from_the_last_pv() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos moves e2e4 c7c5 g1f3");
+    e.send("go infinite");
+    e.expect("depth 6", LONG, |l| {
+        field(l, "depth").is_some_and(|d| d.parse::<u32>().unwrap() >= 6)
+    });
+    e.send("stop");
+    let (best, before) = e.bestmove(LONG);
+    let all: Vec<String> = e.seen.clone();
+    let last_pv = all
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info") && l.contains(" pv "))
+        .unwrap();
+    assert_eq!(pv_first(last_pv).unwrap(), best);
+    assert!(!before.is_empty());
+    // Exactly one: nothing more arrives, and the engine still answers.
+    e.send("isready");
+    let (_, after) = e.expect("readyok", LONG, |l| l == "readyok");
+    assert!(after.iter().all(|l| !l.starts_with("bestmove")));
+    e.send("stop"); // a stop with no search running does nothing
+    e.expect_none("second bestmove", MS(200), |l| l.starts_with("bestmove"));
+}
+
+#[test]
+fn infinite_search_holds_bestmove_until_stop_even_on_mate() {
+    let mut e = Engine::start();
+    e.handshake();
+    // White mates in one (Qh7#... here Ra8#).
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go infinite");
+    e.expect("mate 1", LONG, |l| l.contains("score mate 1"));
+    e.expect_none("bestmove before stop", MS(500), |l| {
+        l.starts_with("bestmove")
+    });
+    e.send("stop");
+    let (best, _) = e.bestmove(LONG);
+    assert_eq!(best, "a1a8");
+    for l in &e.seen {
+        assert!(!l.contains("mate 0"), "never mate 0: {l}");
+    }
+}
+
+#[test]
+fn ponder_then_ponderhit_finishes_as_a_timed_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    e.expect("info while pondering", LONG, |l| {
+        l.starts_with("info depth")
+    });
+    e.expect_none("bestmove while pondering", MS(400), |l| {
+        l.starts_with("bestmove")
+    });
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (best, _) = e.bestmove(MS(3000));
+    // Timed from the ponderhit: 2 s on the clock, so well under a second.
+    assert!(t.elapsed() < MS(1500), "took {:?}", t.elapsed());
+    let pos = after_moves(&["e2e4", "e7e5"]);
+    assert!(is_legal(&pos, &best), "{best}");
+}
+
+#[test]
+fn ponder_then_stop_gives_bestmove() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go ponder wtime 100000 btime 100000");
+    e.expect("info", LONG, |l| l.starts_with("info depth"));
+    e.send("stop");
+    e.bestmove(LONG);
+}
+
+#[test]
+fn a_stop_before_go_does_not_kill_the_next_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("stop");
+    e.send("stop");
+    e.send("position startpos");
+    e.send("go depth 6");
+    let (_, before) = e.bestmove(LONG);
+    assert!(
+        before.iter().any(|l| field(l, "depth") == Some("6")),
+        "search was cut short: {before:#?}"
+    );
+}
+
+#[test]
+fn long_move_lists_are_accepted() {
+    let (moves, pos) = long_game(300);
+    assert_eq!(moves.len(), 300);
+    let mut e = Engine::start();
+    e.handshake();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go depth 4");
+    let (best, before) = e.bestmove(LONG);
+    assert!(
+        before.iter().all(|l| !l.contains("info string")),
+        "{before:#?}"
+    );
+    assert!(is_legal(&pos, &best), "{best} not legal after 300 plies");
+}
+
+#[test]
+fn illegal_move_in_list_is_named_and_position_kept_up_to_it() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos moves e2e4 e7e5 e1e3 g1f3");
+    let (l, _) = e.expect("info string", LONG, |l| l.starts_with("info string"));
+    assert!(l.contains("e1e3"), "{l}");
+    e.send("go depth 3");
+    let (best, _) = e.bestmove(LONG);
+    // Position after 1.e4 e5: white to move.
+    assert!(is_legal(&after_moves(&["e2e4", "e7e5"]), &best), "{best}");
+}
+
+#[test]
+fn vampirc_defects_are_routed_around() {
+    let mut e = Engine::start();
+    e.handshake();
+    // go depth 300 (u8 overflow in vampirc): must not crash; stop it.
+    e.send("position startpos");
+    e.send("go depth 300");
+    e.expect("info", LONG, |l| l.starts_with("info depth"));
+    e.send("stop");
+    e.bestmove(LONG);
+    // go movestogo 300.
+    e.send("go wtime 3000 btime 3000 movestogo 300");
+    e.bestmove(LONG);
+    // go ponder with more parameters: must ponder (no bestmove until ponderhit).
+    e.send("go ponder wtime 3000 btime 3000");
+    e.expect_none("bestmove while pondering", MS(300), |l| {
+        l.starts_with("bestmove")
+    });
+    e.send("ponderhit");
+    e.bestmove(LONG);
+    // e2e4 zz99: the bad move is named, not silently dropped.
+    e.send("position startpos moves e2e4 zz99 e7e5");
+    let (l, _) = e.expect("info string", LONG, |l| l.starts_with("info string"));
+    assert!(l.contains("zz99"), "{l}");
+    e.send("go depth 2");
+    let (best, _) = e.bestmove(LONG);
+    assert!(is_legal(&after_moves(&["e2e4"]), &best));
+    // FEN without move counters.
+    e.send("position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 moves e7e5");
+    e.send("go depth 2");
+    let (best, before) = e.bestmove(LONG);
+    assert!(
+        before.iter().all(|l| !l.starts_with("info string")),
+        "{before:#?}"
+    );
+    assert!(is_legal(&after_moves(&["e2e4", "e7e5"]), &best));
+    // Chess960 castling rights.
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    e.send("go depth 3");
+    let (_, before) = e.bestmove(LONG);
+    assert!(
+        before.iter().all(|l| !l.starts_with("info string")),
+        "{before:#?}"
+    );
+    // An option name with "value" in it: an answer, not a crash.
+    e.send("setoption name ValueScale value 3");
+    let (l, _) = e.expect("info string", LONG, |l| l.starts_with("info string"));
+    assert!(l.contains("ValueScale"), "{l}");
+    e.handshake();
+}
+
+#[test]
+fn garbage_and_bad_options_get_info_strings_not_crashes() {
+    let mut e = Engine::start();
+    e.handshake();
+    for bad in [
+        "hello",
+        "position",
+        "position fen not/a/fen w - - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "setoption name Hash value lots",
+        "setoption name NoSuchThing value 1",
+        "setoption",
+        "go depth banana",
+        "\u{1b}[2J\u{0}",
+    ] {
+        e.send(bad);
+    }
+    e.send("isready");
+    let (_, before) = e.expect("readyok", LONG, |l| l == "readyok");
+    assert!(
+        before
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count()
+            >= 7,
+        "{before:#?}"
+    );
+    // go depth banana searched with no depth: stop it if it is still going.
+    e.send("stop");
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.bestmove(LONG);
+}
+
+#[test]
+fn end_of_input_quits_even_mid_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("go infinite");
+    e.expect("info", LONG, |l| l.starts_with("info depth"));
+    e.close();
+    assert!(
+        e.wait_exit(Duration::from_secs(5)),
+        "mach did not exit on EOF"
+    );
+}
+
+#[test]
+fn quit_exits() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)));
+}
+
+#[test]
+fn negative_clocks_still_give_a_legal_move_quickly() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos moves d2d4");
+    let t = Instant::now();
+    e.send("go wtime -100 btime -100 winc 0 binc 0");
+    let (best, _) = e.bestmove(LONG);
+    assert!(t.elapsed() < MS(1000));
+    assert!(is_legal(&after_moves(&["d2d4"]), &best));
+}
+
+#[test]
+fn position_during_search_is_kept_for_the_next_go() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect("info", LONG, |l| l.starts_with("info depth"));
+    e.send("position startpos moves g1f3");
+    e.send("stop");
+    let (best, _) = e.bestmove(LONG);
+    assert!(is_legal(&Chess::default(), &best));
+    e.send("go depth 3");
+    let (best, _) = e.bestmove(LONG);
+    assert!(is_legal(&after_moves(&["g1f3"]), &best), "{best}");
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, before) = e.bestmove(LONG);
+    let depth5: Vec<&String> = before
+        .iter()
+        .filter(|l| field(l, "depth") == Some("5"))
+        .collect();
+    let mut firsts: Vec<String> = depth5.iter().filter_map(|l| pv_first(l)).collect();
+    for k in ["1", "2", "3"] {
+        assert!(
+            depth5.iter().any(|l| field(l, "multipv") == Some(k)),
+            "{depth5:#?}"
+        );
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert!(firsts.len() >= 3, "{depth5:#?}");
+}
+
+#[test]
+fn mates_are_found_and_reported_in_moves() {
+    let mut e = Engine::start();
+    e.handshake();
+    for (fen, n, best) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, "a1a8"),
+        // Mated side reports a negative mate.
+        ("7k/8/5K2/8/8/8/8/6Q1 b - - 0 1", -1, "h8h7"),
+        (
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            2,
+            "d5f6",
+        ),
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            2,
+            "g3g6",
+        ),
+        (
+            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+            3,
+            "f8c5",
+        ),
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 12");
+        let (got, before) = e.bestmove(LONG);
+        let last = before
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        assert!(last.contains(&format!("score mate {n} ")), "{fen}: {last}");
+        if !best.is_empty() {
+            assert_eq!(got, best, "{fen}");
+        }
+    }
+}
+
+#[test]
+fn checkmated_root_answers_without_a_move() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    e.send("go depth 5");
+    let (best, _) = e.bestmove(LONG);
+    assert_eq!(best, "0000");
+}
+
+fn after_moves(moves: &[&str]) -> Chess {
+    let mut pos = Chess::default();
+    for m in moves {
+        let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+fn is_legal(pos: &Chess, text: &str) -> bool {
+    text.parse::<UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(pos).ok())
+        .is_some()
+}
+
+/// A deterministic legal game of `plies` plies that does not end early
+/// (pseudo-random moves, avoiding moves that end the game).
+fn long_game(plies: usize) -> (Vec<String>, Chess) {
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    while moves.len() < plies {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let legal = pos.legal_moves();
+        let n = legal.len();
+        let mut chosen = None;
+        for k in 0..n {
+            let m = legal[(state as usize + k) % n];
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            if !next.legal_moves().is_empty() && !next.is_insufficient_material() {
+                chosen = Some((m, next));
+                break;
+            }
+        }
+        let (m, next) = chosen.expect("a continuing move");
+        moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        pos = next;
+    }
+    (moves, pos)
+}
+
+#[test]
+fn setoption_hash_mid_search_waits_for_the_search_but_isready_does_not() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect("info", LONG, |l| l.starts_with("info depth"));
+    e.send("setoption name Hash value 64");
+    e.send("ucinewgame");
+    let t = Instant::now();
+    e.send("isready");
+    e.expect("readyok", LONG, |l| l == "readyok");
+    assert!(t.elapsed() < MS(100));
+    e.send("stop");
+    e.bestmove(LONG);
+    e.send("go depth 4");
+    e.bestmove(LONG);
+}
+
+#[test]
+fn isready_comes_after_earlier_commands_took_effect() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position fen this-is-not-a-fen w - - 0 1");
+    e.send("isready");
+    let (_, before) = e.expect("readyok", LONG, |l| l == "readyok");
+    assert!(
+        before.iter().any(|l| l.starts_with("info string")),
+        "{before:#?}"
+    );
+}
