@@ -33,7 +33,7 @@ pub enum Command {
         fen: Option<String>,
         moves: Vec<String>,
     },
-    Go(Go),
+    Go(Box<Go>),
     Stop,
     PonderHit,
     Quit,
@@ -99,7 +99,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
     let tokens = &tokens[start..];
     let rest = &tokens[1..];
     let command = match tokens[0] {
-        "go" => Command::Go(parse_go(rest)),
+        "go" => Command::Go(Box::new(parse_go(rest))),
         "position" => parse_position(rest)?,
         "setoption" => parse_setoption(rest)?,
         _ => parse_simple(&tokens.join(" "))?,
@@ -250,7 +250,7 @@ mod tests {
 
     fn go(line: &str) -> Go {
         match parse(line) {
-            Ok(Some(Command::Go(g))) => g,
+            Ok(Some(Command::Go(g))) => *g,
             other => panic!("{line}: {other:?}"),
         }
     }

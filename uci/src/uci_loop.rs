@@ -73,7 +73,7 @@ pub fn run() {
             Command::Go(go) => {
                 let control = Arc::new(SearchControl::new(go.ponder, Instant::now()));
                 current = Some(control.clone());
-                let _ = tx.send(Msg::Go(Box::new(go), control));
+                let _ = tx.send(Msg::Go(go, control));
             }
             other => {
                 let _ = tx.send(Msg::Command(other));
