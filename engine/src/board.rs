@@ -34,26 +34,36 @@ pub fn null_move(pos: &Chess) -> Option<(Chess, u64)> {
 }
 
 /// Parses a FEN, accepting FENs without move counters and both standard and
-/// Chess960 (Shredder/X-FEN) castling rights.
+/// Chess960 (Shredder/X-FEN) castling rights. Positions that cannot arise in
+/// a game but can be played from (a double check no move could give, more
+/// than the original material) are accepted; castling rights or an en passant
+/// square that do not fit the board are dropped. Positions that cannot be
+/// played (no king, the side not to move in check) are refused.
 pub fn from_fen(fen: &str, chess960: bool) -> Result<Chess, String> {
     let parsed: Fen = fen
         .trim()
         .parse()
         .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
-    let mode = if chess960 {
+    let lenient = |mode: CastlingMode| {
+        parsed
+            .clone()
+            .into_position::<Chess>(mode)
+            .or_else(|e| e.ignore_impossible_check())
+            .or_else(|e| e.ignore_too_much_material())
+    };
+    let first = if chess960 {
         CastlingMode::Chess960
     } else {
         CastlingMode::Standard
     };
-    match parsed.clone().into_position(mode) {
-        Ok(pos) => Ok(pos),
-        // Castling rights that only make sense in Chess960 (rooks not in the
-        // corners): accept them rather than refuse the position.
-        Err(_) if !chess960 => parsed
-            .into_position(CastlingMode::Chess960)
-            .map_err(|e| format!("illegal position '{fen}': {e}")),
-        Err(e) => Err(format!("illegal position '{fen}': {e}")),
-    }
+    lenient(first)
+        // Castling rights that only make sense in Chess960 (rooks not in the corners).
+        .or_else(|_| lenient(CastlingMode::Chess960))
+        .or_else(|e| e.ignore_invalid_castling_rights())
+        .or_else(|e| e.ignore_invalid_ep_square())
+        .or_else(|e| e.ignore_impossible_check())
+        .or_else(|e| e.ignore_too_much_material())
+        .map_err(|e| format!("illegal position '{fen}': {e}"))
 }
 
 /// Parses a move in UCI notation (`e2e4`, `e7e8q`, `e1g1` or `e1h1`) and
@@ -86,7 +96,7 @@ mod tests {
         let mut key = hash(&pos);
         for text in [
             "e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "d5c6", "d8b6", "c6b7", "e8d8",
-            "b7a8q", "b8c6", "g1f3", "c8g4", "e1g1", "e7e5", "d2d4", "e5e4", "c2c4", "e4d3",
+            "b7a8q", "b8c6", "g1f3", "e7e5", "e1g1", "e5e4", "d2d4", "e4d3", "c2c4", "d3d2",
         ] {
             let m = parse_uci_move(&pos, text).unwrap();
             let (child, k) = play(&pos, key, m);
@@ -108,8 +118,22 @@ mod tests {
             false,
         )
         .unwrap();
-        assert!(parse_uci_move(&c960, "g1h1").is_ok() || parse_uci_move(&c960, "g1f1").is_ok());
+        assert_eq!(c960.castles().castling_rights().count(), 4);
+        // Chess960 castling in UCI is king-takes-rook.
+        let c960 = from_fen("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", true).unwrap();
+        let m = parse_uci_move(&c960, "e1g1").unwrap();
+        assert!(m.is_castle());
+        assert_eq!(uci(m, true), "e1g1");
+        let m = parse_uci_move(&c960, "e1b1").unwrap();
+        assert!(m.is_castle());
         assert!(from_fen("not a fen", false).is_err());
         assert!(from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false).is_err());
+        // Double check along one diagonal: impossible in a game, fine for perft.
+        assert!(from_fen("B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1", false).is_ok());
+        // Castling rights without the rook: dropped.
+        let p = from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", false).unwrap();
+        assert!(p.castles().is_empty());
+        // The side not to move in check: refused.
+        assert!(from_fen("4k3/8/8/8/8/8/8/4K2r b - - 0 1", false).is_err());
     }
 }

@@ -40,8 +40,7 @@ pub fn parse_line(line: &str) -> Result<EpdPosition, String> {
     if let (Some(a), Some(b)) = (words.next(), words.next()) {
         if a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok() {
             fen = format!("{fen} {a} {b}");
-            let skip = rest.find(b).map_or(rest.len(), |i| i + b.len());
-            rest = rest[skip..].trim();
+            rest = rest.trim_start()[a.len()..].trim_start()[b.len()..].trim();
         }
     }
     let pos = from_fen(&fen, false)?;
@@ -100,7 +99,8 @@ mod tests {
                 .unwrap();
         assert_eq!(p.id, "BK.01");
         assert_eq!(crate::board::uci(p.best[0], false), "d6d1");
-        let p = parse_line("4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66").unwrap();
+        let p = parse_line("4k3/8/8/8/8/8/8/4K2R w K - 1 1 ;D1 15 ;D2 66").unwrap();
+        assert_eq!(p.ops[0], ("D1".to_string(), "15".to_string()));
         assert_eq!(p.ops[1], ("D2".to_string(), "66".to_string()));
         assert!(parse_line("garbage").is_err());
         assert!(parse_line("8/8/8/8/8/8/8/8 w - - bm e4;").is_err());
