@@ -39,6 +39,8 @@ pub fn null_move(pos: &Chess) -> Option<(Chess, u64)> {
 /// than the original material) are accepted; castling rights or an en passant
 /// square that do not fit the board are dropped. Positions that cannot be
 /// played (no king, the side not to move in check) are refused.
+// shakmaty's own error type is large; parsing is far from any hot path.
+#[allow(clippy::result_large_err)]
 pub fn from_fen(fen: &str, chess960: bool) -> Result<Chess, String> {
     let parsed: Fen = fen
         .trim()
