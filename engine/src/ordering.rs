@@ -118,12 +118,22 @@ impl MovePicker {
         self.moves
     }
 
-    /// The best remaining move and its ordering score.
+    /// The best remaining move and its ordering score. The first few are
+    /// found by selection (most cutoffs come early); then the rest is sorted
+    /// once, so a node that searches every move costs n log n, not n².
     #[inline]
     pub fn pick(&mut self) -> Option<(Move, i32)> {
+        const SELECT_FIRST: usize = 3;
         let rest = &mut self.moves[self.next..];
         if rest.is_empty() {
             return None;
+        }
+        if self.next == SELECT_FIRST {
+            rest.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+        }
+        if self.next >= SELECT_FIRST {
+            self.next += 1;
+            return Some(rest[0]);
         }
         let mut best = 0;
         for i in 1..rest.len() {

@@ -2,7 +2,7 @@
 //! (all evasions when in check) until the position is quiet, so the static
 //! evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Chess, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use crate::board;
 use crate::eval::evaluate;
@@ -18,9 +18,15 @@ use crate::tt::{Bound, Entry};
 pub(crate) fn tactical_moves(pos: &Chess) -> MoveList {
     let mut moves = pos.capture_moves();
     moves.retain(|m| m.promotion().is_none_or(|r| r == Role::Queen));
-    for m in pos.promotion_moves() {
-        if !m.is_capture() && m.promotion() == Some(Role::Queen) {
-            moves.push(m);
+    let seventh = match pos.turn() {
+        Color::White => Bitboard::from_rank(Rank::Seventh),
+        Color::Black => Bitboard::from_rank(Rank::Second),
+    };
+    if (pos.our(Role::Pawn) & seventh).any() {
+        for m in pos.promotion_moves() {
+            if !m.is_capture() && m.promotion() == Some(Role::Queen) {
+                moves.push(m);
+            }
         }
     }
     moves
@@ -92,6 +98,7 @@ impl Searcher<'_> {
                 }
             }
             let (child, child_key) = board::play(pos, key, m);
+            self.shared.tt.prefetch(child_key);
             self.keys.push(child_key);
             let score = -self.qsearch(&child, child_key, ply + 1, -beta, -alpha);
             self.keys.pop();

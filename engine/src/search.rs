@@ -193,6 +193,7 @@ impl Searcher<'_> {
             }
 
             let (child, child_key) = board::play(pos, key, m);
+            self.shared.tt.prefetch(child_key);
             let gives_check = child.is_check();
 
             // Futility: a quiet move that cannot lift a low static eval to alpha.
