@@ -2,7 +2,8 @@
 //! date move by move, null moves, and FEN/UCI helpers.
 
 use shakmaty::{
-    fen::Fen, uci::UciMove, zobrist::Zobrist64, CastlingMode, Chess, EnPassantMode, Move, Position,
+    attacks, fen::Fen, uci::UciMove, zobrist::Zobrist64, Bitboard, CastlingMode, Chess,
+    EnPassantMode, Move, Position,
 };
 
 /// Zobrist key of a position (en passant square only when a capture is legal,
@@ -31,6 +32,41 @@ pub fn null_move(pos: &Chess) -> Option<(Chess, u64)> {
     let child = pos.clone().swap_turn().ok()?;
     let key = hash(&child);
     Some((child, key))
+}
+
+/// Does `m` (legal in `pos`) give check? Direct checks and discovered
+/// checks by sliders from bitboards; castling and en passant are rare enough
+/// to be played out.
+#[inline]
+pub fn gives_check(pos: &Chess, m: Move) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    match m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } => {
+            let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+            let piece = promotion.unwrap_or(role).of(us);
+            if attacks::attacks(to, piece, occupied).contains(king) {
+                return true;
+            }
+            let ours = board.by_color(us) & !Bitboard::from(from);
+            (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens() & ours).any()
+                || (attacks::rook_attacks(king, occupied) & board.rooks_and_queens() & ours).any()
+        }
+        _ => {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            child.is_check()
+        }
+    }
 }
 
 /// Parses a FEN, accepting FENs without move counters and both standard and
@@ -105,6 +141,26 @@ mod tests {
             assert_eq!(k, hash(&child), "after {text}");
             pos = child;
             key = k;
+        }
+    }
+
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3P4/R3K3 w Q - 0 1",
+            "8/8/8/3k4/8/8/4PB2/4K2R w K - 0 1",
+        ] {
+            let pos = from_fen(fen, false).unwrap();
+            for &m in &pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                assert_eq!(gives_check(&pos, m), child.is_check(), "{fen} {m}");
+            }
         }
     }
 

@@ -93,7 +93,8 @@ impl Searcher<'_> {
                 if stand_pat + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
-                if !see_ge(pos, m, 0) {
+                // Losing captures are skipped, unless they check (a sacrifice that mates).
+                if !see_ge(pos, m, 0) && !board::gives_check(pos, m) {
                     continue;
                 }
             }

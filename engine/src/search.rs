@@ -176,10 +176,19 @@ impl Searcher<'_> {
             let quiet = !is_tactical(m);
             let under_promotion = m.promotion().is_some_and(|r| r != Role::Queen);
 
-            // Shallow pruning, never before a move has kept us out of a mate score.
-            if best_score > -MATE_BOUND && !in_check {
+            let gives_check = board::gives_check(pos, m);
+
+            // Shallow pruning, never before a move has kept us out of a mate
+            // score, never of checks.
+            if best_score > -MATE_BOUND && !in_check && !gives_check {
                 if quiet {
                     if depth <= LMP_MAX_DEPTH && move_count as i32 >= lmp_limit {
+                        continue;
+                    }
+                    // Futility: a quiet move that cannot lift a low static eval to alpha.
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    {
                         continue;
                     }
                     if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
@@ -194,18 +203,6 @@ impl Searcher<'_> {
 
             let (child, child_key) = board::play(pos, key, m);
             self.shared.tt.prefetch(child_key);
-            let gives_check = child.is_check();
-
-            // Futility: a quiet move that cannot lift a low static eval to alpha.
-            if quiet
-                && !in_check
-                && !gives_check
-                && best_score > -MATE_BOUND
-                && depth <= FUTILITY_MAX_DEPTH
-                && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
-            {
-                continue;
-            }
 
             move_count += 1;
             // Check extension: look one ply further at checks (bounded near the root depth).
