@@ -8,7 +8,7 @@ use crate::board::from_fen;
 use crate::{Engine, Limits, SearchControl, SearchOptions, Silent};
 
 /// Default bench depth (chosen so `mach bench` takes 5-15 s on the CI machine).
-pub const DEFAULT_DEPTH: u32 = 11;
+pub const DEFAULT_DEPTH: u32 = 15;
 
 /// Openings, middlegames (quiet and tactical) and endgames. Suite positions
 /// come from WAC, Bratko-Kopec, STS, Arasan 2024 and ECM; the rest are the
@@ -107,4 +107,77 @@ pub fn run(depth: u32, hash_mb: usize, mut each: impl FnMut(usize, &BenchLine)) 
         each(i, &line);
     }
     (total_nodes, total_time)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::parse_uci_move;
+    use shakmaty::Position;
+
+    #[test]
+    fn bench_positions_are_valid_and_varied() {
+        assert!(POSITIONS.len() >= 40);
+        for fen in POSITIONS {
+            let pos = from_fen(fen, false).unwrap();
+            assert!(!pos.legal_moves().is_empty(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn bench_node_count_is_reproducible() {
+        let (a, _) = run(5, 1, |_, _| {});
+        let (b, _) = run(5, 1, |_, _| {});
+        assert_eq!(a, b);
+    }
+
+    fn search(fen: &str, limits: Limits, threads: usize) -> crate::SearchResult {
+        let pos = from_fen(fen, false).unwrap();
+        let mut engine = Engine::new(8, threads);
+        let control = SearchControl::new(false, Instant::now());
+        engine.search(
+            &pos,
+            &[],
+            &limits,
+            &SearchOptions::default(),
+            &control,
+            &Silent,
+        )
+    }
+
+    #[test]
+    fn one_thread_is_deterministic_for_a_node_count() {
+        let fen = POSITIONS[1];
+        let a = search(fen, Limits::nodes(30_000), 1);
+        let b = search(fen, Limits::nodes(30_000), 1);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.pv, b.pv);
+        assert_eq!(a.score, b.score);
+        // The node limit is exact with one thread.
+        assert!(a.nodes <= 30_000 || a.depth <= 1, "{}", a.nodes);
+    }
+
+    #[test]
+    fn lazy_smp_finds_the_same_mate() {
+        let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+        let r = search(fen, Limits::depth(10), 2);
+        let best = parse_uci_move(&from_fen(fen, false).unwrap(), "g3g6").unwrap();
+        assert_eq!(r.best, Some(best));
+        assert!(crate::score::is_mate(r.score));
+    }
+
+    #[test]
+    fn searchmoves_restricts_the_root() {
+        let pos = Chess::default();
+        let only = parse_uci_move(&pos, "a2a3").unwrap();
+        let limits = Limits {
+            depth: Some(6),
+            searchmoves: vec![only],
+            ..Limits::default()
+        };
+        let r = search(POSITIONS[0], limits, 1);
+        assert_eq!(r.best, Some(only));
+    }
+
+    use shakmaty::Chess;
 }

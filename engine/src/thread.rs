@@ -168,10 +168,10 @@ impl<'a> Searcher<'a> {
     /// Counts a node and says whether the search must unwind now.
     #[inline]
     pub fn count_node_and_check_stop(&mut self) -> bool {
-        self.nodes += 1;
         if self.stopped {
             return true;
         }
+        self.nodes += 1;
         // Depth 1 always completes, so there is always a legal best move.
         if self.root_depth <= 1 && self.is_main() {
             return false;
