@@ -14,9 +14,9 @@ pub struct Args {
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
-    /// Threads to split the root moves over.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// Threads to split the root moves over (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Also time shakmaty::perft on the same position, for comparison.
     #[arg(long)]
     compare: bool,
@@ -27,15 +27,18 @@ pub fn run(args: &Args) -> Result<(), String> {
         Some(f) => board::from_fen(f, false)?,
         None => shakmaty::Chess::default(),
     };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = Instant::now();
     let nodes = if args.divide {
-        let lines = perft::divide(&pos, args.depth, args.threads);
+        let lines = perft::divide(&pos, args.depth, threads);
         for (m, n) in &lines {
             println!("{}: {n}", board::uci(*m, false));
         }
         lines.iter().map(|(_, n)| n).sum()
     } else {
-        perft::perft_threads(&pos, args.depth, args.threads)
+        perft::perft_threads(&pos, args.depth, threads)
     };
     let t = start.elapsed().as_secs_f64();
     println!(
