@@ -1,0 +1,55 @@
+//! Side to move, and what retrieval pre-filters on: a material signature and
+//! the game phase.
+
+use shakmaty::{Chess, Color, Position, Role};
+
+/// `stm:w` or `stm:b`.
+pub fn side_term(pos: &Chess) -> String {
+    match pos.turn() {
+        Color::White => "stm:w".into(),
+        Color::Black => "stm:b".into(),
+    }
+}
+
+/// Piece counts packed 4 bits each: white P N B R Q, then black P N B R Q.
+/// Equal signatures mean equal material.
+pub fn material_signature(pos: &Chess) -> u64 {
+    let board = pos.board();
+    let mut sig = 0u64;
+    for color in Color::ALL {
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            let n = (board.by_role(role) & board.by_color(color))
+                .count()
+                .min(15) as u64;
+            sig = (sig << 4) | n;
+        }
+    }
+    sig
+}
+
+/// 24 with all pieces on the board, 0 with kings and pawns only.
+pub fn phase(pos: &Chess) -> u64 {
+    let b = pos.board();
+    let p =
+        b.knights().count() + b.bishops().count() + 2 * b.rooks().count() + 4 * b.queens().count();
+    p.min(24) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position() {
+        let p = Chess::default();
+        assert_eq!(phase(&p), 24);
+        assert_eq!(material_signature(&p), 0x8222_1822_21);
+        assert_eq!(side_term(&p), "stm:w");
+    }
+}
