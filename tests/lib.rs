@@ -16,3 +16,16 @@ pub fn shared_dir() -> PathBuf {
     );
     dir
 }
+
+/// The repository's own `books/` directory.
+pub fn books_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books")
+}
+
+/// A fresh, empty temporary directory for one test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mach-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}

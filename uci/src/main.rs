@@ -5,10 +5,12 @@
 
 mod cmd_bench;
 mod cmd_epd;
+mod cmd_index;
 mod cmd_perft;
 mod controller;
 mod options;
 mod output;
+mod paths;
 mod protocol;
 mod uci_loop;
 
@@ -35,6 +37,8 @@ enum Cmd {
     Bench(cmd_bench::Args),
     /// Solve a best-move test suite (EPD with bm/am), e.g. ../shared/suites/wac.epd.
     Epd(cmd_epd::Args),
+    /// Index grandmaster games for the advisor (default: the default database).
+    Index(cmd_index::Args),
 }
 
 fn main() {
@@ -47,6 +51,7 @@ fn main() {
         Some(Cmd::Perft(args)) => cmd_perft::run(&args),
         Some(Cmd::Bench(args)) => cmd_bench::run(&args),
         Some(Cmd::Epd(args)) => cmd_epd::run(&args),
+        Some(Cmd::Index(args)) => cmd_index::run(&args),
     };
     if let Err(e) = result {
         eprintln!("mach: {e}");

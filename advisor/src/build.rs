@@ -1,0 +1,368 @@
+//! `mach index`: PGN files in, an index directory out.
+//!
+//! One thread reads the PGN (games stay in file order and get consecutive
+//! ids), encoder threads replay each game and hand one tantivy document per
+//! position to the writer. Everything is written into a temporary directory
+//! beside the target and published by rename, so an interrupted build never
+//! leaves a broken index where a good one was.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use shakmaty::{zobrist::Zobrist64, EnPassantMode, Position};
+use tantivy::{Index, IndexWriter, TantivyDocument};
+
+use crate::index::{register_tokenizer, schema, size_on_disk, Fields, Meta, FORMAT};
+use crate::pgn::{read_games, GameRecord};
+use crate::store::{encode_move, read_keys, write_keys, GameWriter, KeyEntry};
+use crate::terms::{meta as term_meta, write_document};
+use crate::Error;
+
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub inputs: Vec<PathBuf>,
+    pub out: PathBuf,
+    /// Similarity documents start after this many moves (the papers skipped 12).
+    pub skip_moves: u32,
+    pub threads: usize,
+    /// Add to the index at `out` instead of replacing it.
+    pub append: bool,
+    /// tantivy's indexing memory, in MiB, for all threads together.
+    pub heap_mb: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            inputs: Vec::new(),
+            out: PathBuf::from("index"),
+            skip_moves: 12,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            append: false,
+            heap_mb: 512,
+        }
+    }
+}
+
+/// Live counters, for a progress bar.
+#[derive(Default)]
+pub struct Progress {
+    pub bytes_total: AtomicU64,
+    pub bytes_read: AtomicU64,
+    pub games: AtomicU64,
+    pub positions: AtomicU64,
+    pub documents: AtomicU64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub games_read: u64,
+    pub games_indexed: u64,
+    pub troubles: BTreeMap<String, u64>,
+    pub positions: u64,
+    pub documents: u64,
+    pub terms: u64,
+    pub bytes_on_disk: u64,
+    pub elapsed: Duration,
+    /// Totals of the whole index (with `--append`, old and new).
+    pub total: Meta,
+}
+
+struct CountingReader<'a, R> {
+    inner: R,
+    counter: &'a AtomicU64,
+}
+
+impl<R: Read> Read for CountingReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.counter.fetch_add(n as u64, Relaxed);
+        Ok(n)
+    }
+}
+
+fn temp_dir_for(out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map_or("index".into(), |n| n.to_string_lossy().into_owned());
+    out.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Builds (or, with `append`, extends) the index at `opts.out`.
+pub fn build(opts: &BuildOptions, progress: &Progress) -> Result<Summary, Error> {
+    let start = Instant::now();
+    if opts.inputs.is_empty() {
+        return Err(Error::Input("no PGN file given".into()));
+    }
+    let mut total_bytes = 0;
+    for p in &opts.inputs {
+        let m = std::fs::metadata(p)
+            .map_err(|e| Error::Input(format!("cannot read {}: {e}", p.display())))?;
+        total_bytes += m.len();
+    }
+    progress.bytes_total.store(total_bytes, Relaxed);
+
+    let tmp = temp_dir_for(&opts.out);
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp)?;
+    }
+    if let Some(parent) = opts.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    let result = build_into(opts, &tmp, progress, start);
+    match result {
+        Ok(summary) => {
+            publish(&tmp, &opts.out)?;
+            Ok(Summary {
+                bytes_on_disk: size_on_disk(&opts.out),
+                ..summary
+            })
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Err(e)
+        }
+    }
+}
+
+fn build_into(
+    opts: &BuildOptions,
+    tmp: &Path,
+    progress: &Progress,
+    start: Instant,
+) -> Result<Summary, Error> {
+    std::fs::create_dir_all(tmp.join("tantivy"))?;
+    let (schema, fields) = schema();
+
+    // With --append, start from a copy of the old index: tantivy's segment
+    // files never change once written, so hard links are enough for them.
+    let mut meta = Meta {
+        format: FORMAT,
+        skip_moves: opts.skip_moves,
+        ..Meta::default()
+    };
+    let mut old_keys = Vec::new();
+    let index = if opts.append && opts.out.exists() {
+        let old = Meta::read(&opts.out)?;
+        if old.skip_moves != opts.skip_moves {
+            return Err(Error::Input(format!(
+                "the index was built with --skip-moves {}; append with the same value",
+                old.skip_moves
+            )));
+        }
+        for name in ["games.bin", "games.idx"] {
+            std::fs::copy(opts.out.join(name), tmp.join(name))?;
+        }
+        for e in std::fs::read_dir(opts.out.join("tantivy"))? {
+            let e = e?;
+            let name = e.file_name();
+            let n = name.to_string_lossy();
+            if n.ends_with(".lock") {
+                continue;
+            }
+            let to = tmp.join("tantivy").join(&name);
+            if n == "meta.json" || n == ".managed.json" {
+                std::fs::copy(e.path(), to)?;
+            } else if std::fs::hard_link(e.path(), &to).is_err() {
+                std::fs::copy(e.path(), &to)?;
+            }
+        }
+        old_keys = read_keys(&opts.out)?;
+        meta = old;
+        let index = Index::open_in_dir(tmp.join("tantivy"))?;
+        register_tokenizer(&index);
+        index
+    } else {
+        let index = Index::create_in_dir(tmp.join("tantivy"), schema)?;
+        register_tokenizer(&index);
+        index
+    };
+
+    let threads = opts.threads.max(1);
+    let heap = (opts.heap_mb.max(16 * threads) * 1024 * 1024).min(4 << 30);
+    let writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(threads, heap)?;
+    let mut games_out = GameWriter::open(tmp)?;
+    let first_id = meta.games;
+    let skip_plies = 2 * opts.skip_moves as usize;
+
+    let (tx, rx) = crossbeam_channel::bounded::<(u32, GameRecord)>(512);
+    let counter = &progress.bytes_read;
+    let mut troubles: BTreeMap<String, u64> = BTreeMap::new();
+    let mut games_read = 0u64;
+    let mut games_indexed = 0u64;
+
+    let (keys, terms, docs) =
+        std::thread::scope(|s| -> Result<(Vec<KeyEntry>, u64, u64), Error> {
+            let mut workers = Vec::new();
+            for _ in 0..threads {
+                let rx = rx.clone();
+                let writer = &writer;
+                workers
+                    .push(s.spawn(move || encode_games(rx, writer, fields, skip_plies, progress)));
+            }
+            drop(rx);
+            let mut read_error = None;
+            'files: for path in &opts.inputs {
+                let file = File::open(path)
+                    .map_err(|e| Error::Input(format!("cannot open {}: {e}", path.display())))?;
+                let input = BufReader::with_capacity(
+                    1 << 20,
+                    CountingReader {
+                        inner: file,
+                        counter,
+                    },
+                );
+                let mut send_failed = false;
+                let r = read_games(input, |g| {
+                    games_read += 1;
+                    if let Some(t) = g.trouble {
+                        *troubles.entry(t.describe().to_string()).or_default() += 1;
+                    }
+                    if let Some(record) = g.game {
+                        let id = (first_id + games_indexed) as u32;
+                        if let Err(e) = games_out.write(&record) {
+                            read_error.get_or_insert(e);
+                            return;
+                        }
+                        games_indexed += 1;
+                        progress.games.fetch_add(1, Relaxed);
+                        if tx.send((id, record)).is_err() {
+                            send_failed = true;
+                        }
+                    }
+                });
+                if let Err(e) = r {
+                    read_error.get_or_insert(Error::Input(format!("{}: {e}", path.display())));
+                    break 'files;
+                }
+                if send_failed {
+                    break;
+                }
+            }
+            drop(tx);
+            let mut keys = Vec::new();
+            let (mut terms, mut docs) = (0, 0);
+            for w in workers {
+                let (k, t, d) = w
+                    .join()
+                    .map_err(|_| Error::Input("an encoder thread failed".into()))??;
+                keys.extend(k);
+                terms += t;
+                docs += d;
+            }
+            if let Some(e) = read_error {
+                return Err(e);
+            }
+            Ok((keys, terms, docs))
+        })?;
+
+    let mut writer = writer;
+    writer.commit()?;
+    writer.wait_merging_threads()?;
+    games_out.finish()?;
+
+    let positions = keys.len() as u64;
+    let mut all_keys = old_keys;
+    all_keys.extend(keys);
+    write_keys(tmp, &mut all_keys)?;
+
+    meta.games += games_indexed;
+    meta.positions += positions;
+    meta.documents += docs;
+    meta.terms += terms;
+    for (k, v) in &troubles {
+        *meta.troubles.entry(k.clone()).or_default() += v;
+    }
+    for p in &opts.inputs {
+        meta.sources.push(p.display().to_string());
+    }
+    meta.write(tmp)?;
+
+    Ok(Summary {
+        games_read,
+        games_indexed,
+        troubles,
+        positions,
+        documents: docs,
+        terms,
+        bytes_on_disk: 0,
+        elapsed: start.elapsed(),
+        total: meta,
+    })
+}
+
+/// Replays games, collecting exact keys and adding similarity documents.
+fn encode_games(
+    rx: crossbeam_channel::Receiver<(u32, GameRecord)>,
+    writer: &IndexWriter<TantivyDocument>,
+    f: Fields,
+    skip_plies: usize,
+    progress: &Progress,
+) -> Result<(Vec<KeyEntry>, u64, u64), Error> {
+    let mut keys = Vec::new();
+    let mut text = String::with_capacity(4096);
+    let (mut terms, mut docs) = (0u64, 0u64);
+    for (id, game) in rx {
+        let mut pos = game.start();
+        let n = game.moves.len();
+        for ply in 0..=n {
+            let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+            keys.push(KeyEntry {
+                key,
+                game: id,
+                ply: ply.min(u16::MAX as usize) as u16,
+            });
+            let Some(&m) = game.moves.get(ply) else { break };
+            if ply >= skip_plies {
+                text.clear();
+                write_document(&pos, &mut text);
+                terms += text.split(' ').count() as u64;
+                let elo = match pos.turn() {
+                    shakmaty::Color::White => game.white_elo,
+                    shakmaty::Color::Black => game.black_elo,
+                };
+                let mut doc = TantivyDocument::default();
+                doc.add_text(f.terms, &text);
+                doc.add_u64(f.game, id as u64);
+                doc.add_u64(f.ply, ply as u64);
+                doc.add_u64(f.next, encode_move(m) as u64);
+                doc.add_u64(f.material, term_meta::material_signature(&pos));
+                doc.add_u64(f.phase, term_meta::phase(&pos));
+                doc.add_u64(f.elo, elo as u64);
+                doc.add_u64(f.year, game.year as u64);
+                writer.add_document(doc)?;
+                docs += 1;
+                progress.documents.fetch_add(1, Relaxed);
+            }
+            pos.play_unchecked(m);
+        }
+        progress.positions.fetch_add(n as u64 + 1, Relaxed);
+    }
+    Ok((keys, terms, docs))
+}
+
+/// Replaces `out` by `tmp`: the old index stays in place until the new one
+/// is complete, and is removed only after the swap.
+fn publish(tmp: &Path, out: &Path) -> Result<(), Error> {
+    if out.exists() {
+        let old = out.with_file_name(format!(
+            ".{}.old-{}",
+            out.file_name()
+                .map_or("index".into(), |n| n.to_string_lossy().into_owned()),
+            std::process::id()
+        ));
+        std::fs::rename(out, &old)?;
+        if let Err(e) = std::fs::rename(tmp, out) {
+            let _ = std::fs::rename(&old, out);
+            return Err(e.into());
+        }
+        std::fs::remove_dir_all(&old)?;
+    } else {
+        std::fs::rename(tmp, out)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! The index on disk: a directory with
+//!
+//! - `meta.txt`: format version and build figures (`key = value` lines);
+//! - `tantivy/`: one document per position (from `skip_moves` on): the terms
+//!   of `terms::document_text` and fast fields for the game, the ply, the
+//!   move played next and the pre-filters (material, phase, rating, year);
+//! - `games.bin`, `games.idx`, `keys.bin`: see `store`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST};
+use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
+use tantivy::{Index, IndexReader, ReloadPolicy};
+
+use crate::store::{Games, Keys};
+use crate::Error;
+
+/// Bumped whenever anything on disk changes meaning (terms, fields, stores).
+pub const FORMAT: u32 = 1;
+/// Case-sensitive whitespace tokenizer: `Bxc4` and `bxc4` must stay apart.
+pub const TOKENIZER: &str = "mach_terms";
+
+#[derive(Clone, Copy)]
+pub struct Fields {
+    pub terms: Field,
+    pub game: Field,
+    pub ply: Field,
+    pub next: Field,
+    pub material: Field,
+    pub phase: Field,
+    pub elo: Field,
+    pub year: Field,
+}
+
+pub fn schema() -> (Schema, Fields) {
+    let mut sb = Schema::builder();
+    // Term frequencies carry the reach weights; positions are never needed.
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(TOKENIZER)
+        .set_index_option(IndexRecordOption::WithFreqs);
+    let terms = sb.add_text_field(
+        "terms",
+        TextOptions::default().set_indexing_options(indexing),
+    );
+    let fields = Fields {
+        terms,
+        game: sb.add_u64_field("game", FAST),
+        ply: sb.add_u64_field("ply", FAST),
+        next: sb.add_u64_field("next", FAST),
+        material: sb.add_u64_field("material", FAST),
+        phase: sb.add_u64_field("phase", FAST),
+        elo: sb.add_u64_field("elo", FAST),
+        year: sb.add_u64_field("year", FAST),
+    };
+    (sb.build(), fields)
+}
+
+pub fn register_tokenizer(index: &Index) {
+    index.tokenizers().register(
+        TOKENIZER,
+        TextAnalyzer::builder(WhitespaceTokenizer::default()).build(),
+    );
+}
+
+/// Build figures and format, kept in `meta.txt`.
+#[derive(Clone, Debug, Default)]
+pub struct Meta {
+    pub format: u32,
+    pub games: u64,
+    /// Every ply of every game (exact lookups).
+    pub positions: u64,
+    /// Positions indexed for similarity.
+    pub documents: u64,
+    /// Term occurrences indexed (reach repetitions included).
+    pub terms: u64,
+    pub skip_moves: u32,
+    /// Games skipped or cut, by reason.
+    pub troubles: BTreeMap<String, u64>,
+    pub sources: Vec<String>,
+}
+
+impl Meta {
+    pub fn write(&self, dir: &Path) -> Result<(), Error> {
+        let mut s = format!(
+            "format = {}\ngames = {}\npositions = {}\ndocuments = {}\nterms = {}\nskip_moves = {}\n",
+            self.format, self.games, self.positions, self.documents, self.terms, self.skip_moves
+        );
+        for (k, v) in &self.troubles {
+            s.push_str(&format!("trouble.{} = {v}\n", k.replace(' ', "_")));
+        }
+        for src in &self.sources {
+            s.push_str(&format!("source = {src}\n"));
+        }
+        std::fs::write(dir.join("meta.txt"), s)?;
+        Ok(())
+    }
+
+    pub fn read(dir: &Path) -> Result<Meta, Error> {
+        let path = dir.join("meta.txt");
+        if !dir.is_dir() {
+            return Err(Error::NotAnIndex(format!(
+                "{} does not exist",
+                dir.display()
+            )));
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|_| Error::NotAnIndex(format!("{} has no meta.txt", dir.display())))?;
+        let mut m = Meta::default();
+        let mut format = None;
+        for line in text.lines() {
+            let Some((k, v)) = line.split_once(" = ") else {
+                continue;
+            };
+            let num = || v.trim().parse::<u64>().unwrap_or(0);
+            match k.trim() {
+                "format" => format = v.trim().parse().ok(),
+                "games" => m.games = num(),
+                "positions" => m.positions = num(),
+                "documents" => m.documents = num(),
+                "terms" => m.terms = num(),
+                "skip_moves" => m.skip_moves = num() as u32,
+                "source" => m.sources.push(v.to_string()),
+                k if k.starts_with("trouble.") => {
+                    m.troubles
+                        .insert(k["trouble.".len()..].replace('_', " "), num());
+                }
+                _ => {}
+            }
+        }
+        m.format = format
+            .ok_or_else(|| Error::Corrupt(format!("{} has no format line", path.display())))?;
+        if m.format != FORMAT {
+            return Err(Error::Version {
+                path: dir.to_path_buf(),
+                found: m.format,
+                expected: FORMAT,
+            });
+        }
+        Ok(m)
+    }
+}
+
+/// An open index: tantivy, the games and the exact-position table.
+pub struct AdvisorIndex {
+    pub dir: PathBuf,
+    pub meta: Meta,
+    pub index: Index,
+    pub reader: IndexReader,
+    pub fields: Fields,
+    pub games: Games,
+    pub keys: Keys,
+}
+
+impl AdvisorIndex {
+    /// Opens the index at `dir`; a missing, foreign, corrupt or
+    /// other-version index is a clear error.
+    pub fn open(dir: &Path) -> Result<AdvisorIndex, Error> {
+        let meta = Meta::read(dir)?;
+        let index = Index::open_in_dir(dir.join("tantivy"))
+            .map_err(|e| Error::Corrupt(format!("{}: {e}", dir.join("tantivy").display())))?;
+        register_tokenizer(&index);
+        let (_, fields) = schema();
+        let (expected, _) = schema();
+        if index.schema() != expected {
+            return Err(Error::Corrupt("the tantivy schema is not Mach's".into()));
+        }
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e| Error::Corrupt(format!("cannot read the tantivy index: {e}")))?;
+        let games = Games::open(dir)?;
+        let keys = Keys::open(dir)?;
+        if games.len() as u64 != meta.games {
+            return Err(Error::Corrupt(format!(
+                "meta.txt says {} games, the store has {}",
+                meta.games,
+                games.len()
+            )));
+        }
+        Ok(AdvisorIndex {
+            dir: dir.to_path_buf(),
+            meta,
+            index,
+            reader,
+            fields,
+            games,
+            keys,
+        })
+    }
+
+    /// Documents in the similarity index.
+    pub fn documents(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+}
+
+/// Bytes of every file under `dir`.
+pub fn size_on_disk(dir: &Path) -> u64 {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    rd.flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => size_on_disk(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}

@@ -1,0 +1,166 @@
+//! `mach index` end to end: the fixture with awkward games, and the default
+//! database (4,000 games) in release mode.
+
+use mach_advisor::build::{build, BuildOptions, Progress};
+use mach_advisor::index::{Meta, FORMAT};
+use mach_advisor::{AdvisorIndex, Error};
+use mach_tests::{books_dir, shared_dir, temp_dir};
+use shakmaty::{Chess, Position};
+
+fn opts(inputs: Vec<std::path::PathBuf>, out: std::path::PathBuf) -> BuildOptions {
+    BuildOptions {
+        inputs,
+        out,
+        threads: 2,
+        heap_mb: 64,
+        ..BuildOptions::default()
+    }
+}
+
+#[test]
+fn awkward_fixture_is_indexed_with_reasons() {
+    let dir = temp_dir("fixture");
+    let out = dir.join("idx");
+    let s = build(
+        &opts(vec![books_dir().join("fixtures/awkward.pgn")], out.clone()),
+        &Progress::default(),
+    )
+    .unwrap();
+    assert_eq!(s.games_read, 8);
+    assert_eq!(s.games_indexed, 5, "{:?}", s.troubles);
+    for reason in [
+        "variant (not standard chess)",
+        "no moves",
+        "bad FEN tag",
+        "cut at an illegal move",
+    ] {
+        assert_eq!(
+            s.troubles.get(reason),
+            Some(&1),
+            "{reason}: {:?}",
+            s.troubles
+        );
+    }
+    let idx = AdvisorIndex::open(&out).unwrap();
+    let names: Vec<String> = (0..5).map(|i| idx.games.get(i).unwrap().white).collect();
+    assert!(
+        names.contains(&"Ljubojevi\u{e6}, Ljubomir".to_string()),
+        "{names:?}"
+    );
+    // The cut game keeps its first four plies; the SetUp game starts from its FEN.
+    let cut = (0..5)
+        .map(|i| idx.games.get(i).unwrap())
+        .find(|g| g.white == "Zeta")
+        .unwrap();
+    assert_eq!(cut.moves.len(), 4);
+    let endgame = (0..5)
+        .map(|i| idx.games.get(i).unwrap())
+        .find(|g| g.white == "Delta")
+        .unwrap();
+    assert_eq!(endgame.start().board().occupied().count(), 3);
+    // Exact lookup of the endgame's start position finds it at ply 0.
+    let hits = idx.exact(&endgame.start());
+    assert!(hits.iter().any(|h| h.ply == 0 && h.exact), "{hits:?}");
+
+    // --append adds the games again, with new ids.
+    let mut o = opts(vec![books_dir().join("fixtures/awkward.pgn")], out.clone());
+    o.append = true;
+    build(&o, &Progress::default()).unwrap();
+    let idx = AdvisorIndex::open(&out).unwrap();
+    assert_eq!(idx.meta.games, 10);
+    assert_eq!(idx.exact(&endgame.start()).len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn broken_indexes_give_clear_errors_and_a_failed_build_keeps_the_old_index() {
+    let dir = temp_dir("broken");
+    let out = dir.join("idx");
+    build(
+        &opts(vec![books_dir().join("fixtures/awkward.pgn")], out.clone()),
+        &Progress::default(),
+    )
+    .unwrap();
+
+    // A build that fails (missing input) leaves the good index in place.
+    let bad = build(
+        &opts(vec![dir.join("no-such.pgn")], out.clone()),
+        &Progress::default(),
+    );
+    assert!(matches!(bad, Err(Error::Input(_))));
+    assert!(AdvisorIndex::open(&out).is_ok());
+
+    assert!(matches!(
+        AdvisorIndex::open(&dir.join("missing")),
+        Err(Error::NotAnIndex(_))
+    ));
+
+    let meta = std::fs::read_to_string(out.join("meta.txt")).unwrap();
+    std::fs::write(
+        out.join("meta.txt"),
+        meta.replace(&format!("format = {FORMAT}"), "format = 99"),
+    )
+    .unwrap();
+    let e = AdvisorIndex::open(&out).err().unwrap();
+    assert!(matches!(e, Error::Version { found: 99, .. }), "{e}");
+    assert!(e.to_string().contains("rebuild"), "{e}");
+    std::fs::write(out.join("meta.txt"), meta).unwrap();
+
+    std::fs::write(out.join("keys.bin"), b"truncated").unwrap();
+    assert!(matches!(AdvisorIndex::open(&out), Err(Error::Corrupt(_))));
+    std::fs::remove_dir_all(out.join("tantivy")).unwrap();
+    assert!(matches!(AdvisorIndex::open(&out), Err(Error::Corrupt(_))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn default_database_is_indexed_and_positions_are_found() {
+    let dir = temp_dir("default-db");
+    let out = dir.join("idx");
+    let db = shared_dir().join("books/gm2700-classical-4000.pgn");
+    let s = build(&opts(vec![db], out.clone()), &Progress::default()).unwrap();
+    assert_eq!(s.games_read, 4000);
+    assert_eq!(s.games_indexed, 4000);
+    let idx = AdvisorIndex::open(&out).unwrap();
+    let meta = Meta::read(&out).unwrap();
+    assert_eq!(idx.games.len(), 4000);
+    assert_eq!(idx.keys.len() as u64, meta.positions);
+    // Every game contributes its plies + 1 exact positions, and documents
+    // from ply 24 on (for every ply that has a next move).
+    let (mut positions, mut documents) = (0u64, 0u64);
+    for g in 0..4000 {
+        let n = idx.games.get(g).unwrap().moves.len() as u64;
+        positions += n + 1;
+        documents += n.saturating_sub(24);
+    }
+    assert_eq!(meta.positions, positions);
+    assert_eq!(idx.documents(), documents);
+
+    // A middlegame position of a known game (the first: Kasparov-Karpov,
+    // Moscow 1984, after 15 moves) is found exactly and by similarity.
+    let game = idx.games.get(0).unwrap();
+    assert!(game.white.starts_with("Kasparov"), "{}", game.white);
+    let (pos, next) = game.position_at(30).unwrap();
+    let exact = idx.exact(&pos);
+    assert!(exact.iter().any(|h| h.game == 0 && h.ply == 30));
+    let hits = idx.similar(&pos, 1000, 10).unwrap();
+    assert_eq!(hits[0].game, 0, "{hits:?}");
+    assert!(hits[0].exact);
+    assert_eq!(hits[0].next, next.map(mach_advisor::store::encode_move));
+
+    // By similarity alone: the same position's document ranks first.
+    let searcher = idx.reader.searcher();
+    let top = searcher
+        .search(
+            &idx.query_for(&pos),
+            &tantivy::collector::TopDocs::with_limit(1).order_by_score(),
+        )
+        .unwrap();
+    let ff = searcher.segment_reader(top[0].1.segment_ord).fast_fields();
+    assert_eq!(ff.u64("game").unwrap().first(top[0].1.doc_id), Some(0));
+    assert_eq!(ff.u64("ply").unwrap().first(top[0].1.doc_id), Some(30));
+
+    // The start position is in every game (exact), and has no similarity document.
+    assert!(idx.exact(&Chess::default()).len() >= 3990);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
