@@ -321,10 +321,8 @@ fn encode_games(
                 text.clear();
                 write_document(&pos, &mut text);
                 terms += text.split(' ').count() as u64;
-                let elo = match pos.turn() {
-                    shakmaty::Color::White => game.white_elo,
-                    shakmaty::Color::Black => game.black_elo,
-                };
+                // The weaker player's rating, so "minimum rating" filters on both.
+                let elo = game.white_elo.min(game.black_elo);
                 let mut doc = TantivyDocument::default();
                 doc.add_text(f.terms, &text);
                 doc.add_u64(f.game, id as u64);

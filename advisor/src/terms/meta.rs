@@ -33,6 +33,16 @@ pub fn material_signature(pos: &Chess) -> u64 {
     sig
 }
 
+/// Non-pawn material (N B R Q per side) as a term, `mat:<hex>`: retrieval
+/// requires it (positions with other pieces on the board are rarely alike),
+/// which makes the candidate set small and queries fast.
+pub fn material_term(pos: &Chess) -> String {
+    format!("mat:{:x}", material_signature(pos) & NON_PAWN_MASK)
+}
+
+/// Mask of the non-pawn counts in [`material_signature`].
+const NON_PAWN_MASK: u64 = 0x0ffff_0ffff;
+
 /// 24 with all pieces on the board, 0 with kings and pawns only.
 pub fn phase(pos: &Chess) -> u64 {
     let b = pos.board();
@@ -52,5 +62,6 @@ mod tests {
         // White P N B R Q = 8 2 2 2 1, then black the same.
         assert_eq!(material_signature(&p), 0x82221_82221);
         assert_eq!(side_term(&p), "stm:w");
+        assert_eq!(material_term(&p), "mat:222102221");
     }
 }

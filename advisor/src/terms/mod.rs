@@ -71,6 +71,7 @@ pub fn write_document(pos: &Chess, out: &mut String) {
         push(out, &t);
     }
     push(out, &meta::side_term(pos));
+    push(out, &meta::material_term(pos));
 }
 
 /// The terms of a query for `pos`: everything but reach, once each.
