@@ -76,7 +76,11 @@ pub fn map_move(pos: &Chess, played: Move) -> Option<(Move, f32)> {
     let mut same: Vec<Move> = legal
         .iter()
         .copied()
-        .filter(|m| m.role() == played.role() && m.to() == played.to() && m.promotion() == played.promotion())
+        .filter(|m| {
+            m.role() == played.role()
+                && m.to() == played.to()
+                && m.promotion() == played.promotion()
+        })
         .collect();
     if same.len() == 1 {
         return same.pop().map(|m| (m, SAME_PIECE_SAME_SQUARE));
@@ -90,12 +94,20 @@ impl AdvisorIndex {
         let t = Instant::now();
         let hits = self.similar_with(pos, o)?;
         let query_ms = t.elapsed().as_secs_f64() * 1e3;
-        let top = hits.iter().filter(|h| !h.exact).map(|h| h.score).fold(0.0f32, f32::max);
+        let top = hits
+            .iter()
+            .filter(|h| !h.exact)
+            .map(|h| h.score)
+            .fold(0.0f32, f32::max);
         let mut moves: Vec<(Suggestion, f32)> = Vec::new();
         let mut dropped = 0;
         for h in &hits {
-            let Some(game) = self.games.get(h.game) else { continue };
-            let Some((there, Some(played))) = game.position_at(h.ply as usize) else { continue };
+            let Some(game) = self.games.get(h.game) else {
+                continue;
+            };
+            let Some((there, Some(played))) = game.position_at(h.ply as usize) else {
+                continue;
+            };
             let Some((m, mapping)) = map_move(pos, played) else {
                 dropped += 1;
                 continue;
@@ -159,11 +171,17 @@ mod tests {
     use shakmaty::{fen::Fen, CastlingMode};
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
     }
 
     fn mv(p: &Chess, uci: &str) -> Move {
-        uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(p).unwrap()
+        uci.parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(p)
+            .unwrap()
     }
 
     #[test]
@@ -172,7 +190,10 @@ mod tests {
         let here = pos("4k3/8/8/8/8/2N5/8/4K1N1 w - - 0 1");
         // There, Ng1-f3 was played: legal here too, so the same move.
         let there = pos("4k3/8/8/8/8/8/8/4KNN1 w - - 0 1");
-        assert_eq!(map_move(&here, mv(&there, "g1f3")), Some((mv(&here, "g1f3"), 1.0)));
+        assert_eq!(
+            map_move(&here, mv(&there, "g1f3")),
+            Some((mv(&here, "g1f3"), 1.0))
+        );
         // There, Nf1-e3: no knight here reaches e3: dropped.
         assert_eq!(map_move(&here, mv(&there, "f1e3")), None);
         // There, Nd2-e4: here only Nc3 reaches e4: same piece, same square.
@@ -183,7 +204,11 @@ mod tests {
         );
         // Two knights could go to the target square: ambiguous, dropped.
         let here = pos("4k3/8/8/8/8/2N3N1/8/4K3 w - - 0 1");
-        assert_eq!(map_move(&here, mv(&there, "d2e4")), None, "Nc3-e4 or Ng3-e4?");
+        assert_eq!(
+            map_move(&here, mv(&there, "d2e4")),
+            None,
+            "Nc3-e4 or Ng3-e4?"
+        );
     }
 
     #[test]

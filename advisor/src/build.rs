@@ -33,6 +33,8 @@ pub struct BuildOptions {
     pub append: bool,
     /// tantivy's indexing memory, in MiB, for all threads together.
     pub heap_mb: usize,
+    /// Index only the first this many games read (e.g. to hold the rest out for evaluation).
+    pub max_games: Option<u64>,
 }
 
 impl Default for BuildOptions {
@@ -44,6 +46,7 @@ impl Default for BuildOptions {
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             append: false,
             heap_mb: 512,
+            max_games: None,
         }
     }
 }
@@ -218,6 +221,9 @@ fn build_into(
                 );
                 let mut send_failed = false;
                 let r = read_games(input, |g| {
+                    if opts.max_games.is_some_and(|m| games_read >= m) {
+                        return;
+                    }
                     games_read += 1;
                     if let Some(t) = g.trouble {
                         *troubles.entry(t.describe().to_string()).or_default() += 1;

@@ -6,6 +6,7 @@ pub mod build;
 pub mod index;
 pub mod pgn;
 pub mod search;
+pub mod service;
 pub mod store;
 pub mod terms;
 

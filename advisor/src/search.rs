@@ -54,7 +54,12 @@ impl AdvisorIndex {
     /// term found in at most `max_df` of the documents (very common terms,
     /// like a king on g1, cost much time and tell little), and, if
     /// `material`, a required clause for the same non-pawn material.
-    pub fn query_for_with(&self, pos: &Chess, max_df: f32, material: bool) -> Result<BooleanQuery, Error> {
+    pub fn query_for_with(
+        &self,
+        pos: &Chess,
+        max_df: f32,
+        material: bool,
+    ) -> Result<BooleanQuery, Error> {
         let searcher = self.reader.searcher();
         let limit = (searcher.num_docs() as f32 * max_df).max(1.0) as u64;
         let mut seen = std::collections::HashSet::new();
@@ -67,24 +72,38 @@ impl AdvisorIndex {
             if max_df < 1.0 && searcher.doc_freq(&term)? > limit {
                 continue;
             }
-            clauses.push((Occur::Should, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))));
+            clauses.push((
+                Occur::Should,
+                Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+            ));
         }
         if material {
             let term = Term::from_field_text(self.fields.terms, &terms::meta::material_term(pos));
-            clauses.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
+            clauses.push((
+                Occur::Must,
+                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+            ));
         }
         Ok(BooleanQuery::new(clauses))
     }
 
     /// The plain query (every term, no filter), as the papers ran it.
     pub fn query_for(&self, pos: &Chess) -> BooleanQuery {
-        self.query_for_with(pos, 1.0, false).expect("no doc_freq lookups without pruning")
+        self.query_for_with(pos, 1.0, false)
+            .expect("no doc_freq lookups without pruning")
     }
 
     /// The `k` games with the positions most like `pos` (best per game),
     /// exact matches first, with the default options.
     pub fn similar(&self, pos: &Chess, fetch: usize, k: usize) -> Result<Vec<Hit>, Error> {
-        self.similar_with(pos, &QueryOptions { fetch, k, ..QueryOptions::default() })
+        self.similar_with(
+            pos,
+            &QueryOptions {
+                fetch,
+                k,
+                ..QueryOptions::default()
+            },
+        )
     }
 
     /// The `k` games with the positions most like `pos`.
@@ -101,7 +120,10 @@ impl AdvisorIndex {
             .collect();
         let top = hits.first().map_or(0.0, |h| h.score);
         for h in &mut out {
-            h.score = hits.iter().find(|x| x.game == h.game).map_or(top, |x| x.score.max(top));
+            h.score = hits
+                .iter()
+                .find(|x| x.game == h.game)
+                .map_or(top, |x| x.score.max(top));
         }
         for h in hits {
             if !out.iter().any(|x| x.game == h.game) {
@@ -116,7 +138,9 @@ impl AdvisorIndex {
         if o.min_elo.is_none() && o.years.is_none() {
             return true;
         }
-        let Some(g) = self.games.get(game) else { return false };
+        let Some(g) = self.games.get(game) else {
+            return false;
+        };
         o.min_elo.is_none_or(|m| g.white_elo.min(g.black_elo) >= m)
             && o.years.is_none_or(|(a, b)| (a..=b).contains(&g.year))
     }
@@ -125,7 +149,10 @@ impl AdvisorIndex {
     fn ranked(&self, pos: &Chess, o: &QueryOptions, material: bool) -> Result<Vec<Hit>, Error> {
         let searcher = self.reader.searcher();
         let query = self.query_for_with(pos, o.max_df, material)?;
-        let top: Vec<(f32, DocAddress)> = searcher.search(&query, &TopDocs::with_limit(o.fetch.max(1)).order_by_score())?;
+        let top: Vec<(f32, DocAddress)> = searcher.search(
+            &query,
+            &TopDocs::with_limit(o.fetch.max(1)).order_by_score(),
+        )?;
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         let mut columns = HashMap::new();
@@ -134,10 +161,17 @@ impl AdvisorIndex {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(v) => {
                     let ff = searcher.segment_reader(addr.segment_ord).fast_fields();
-                    v.insert((ff.u64("game")?, ff.u64("ply")?, ff.u64("next")?, ff.u64("elo")?, ff.u64("year")?))
+                    v.insert((
+                        ff.u64("game")?,
+                        ff.u64("ply")?,
+                        ff.u64("next")?,
+                        ff.u64("elo")?,
+                        ff.u64("year")?,
+                    ))
                 }
             };
-            let (Some(game), Some(ply)) = (cols.0.first(addr.doc_id), cols.1.first(addr.doc_id)) else {
+            let (Some(game), Some(ply)) = (cols.0.first(addr.doc_id), cols.1.first(addr.doc_id))
+            else {
                 continue;
             };
             let game = game as u32;
@@ -168,10 +202,17 @@ impl AdvisorIndex {
 
     /// Query terms of `pos` that the retrieved position also has: why it is similar.
     pub fn matched_terms(&self, pos: &Chess, hit: &Hit) -> Vec<String> {
-        let Some((other, _)) = self.games.get(hit.game).and_then(|g| g.position_at(hit.ply as usize)) else {
+        let Some((other, _)) = self
+            .games
+            .get(hit.game)
+            .and_then(|g| g.position_at(hit.ply as usize))
+        else {
             return Vec::new();
         };
-        let doc: std::collections::HashSet<String> = terms::document_text(&other).split(' ').map(String::from).collect();
+        let doc: std::collections::HashSet<String> = terms::document_text(&other)
+            .split(' ')
+            .map(String::from)
+            .collect();
         let mut seen = std::collections::HashSet::new();
         terms::query_terms(pos)
             .into_iter()

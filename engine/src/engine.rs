@@ -2,26 +2,30 @@
 //! blocking `search` that reports through a [`Reporter`].
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
 use crate::control::SearchControl;
 use crate::history::History;
-use crate::report::Reporter;
+use crate::report::{Reporter, RootAdvice};
 use crate::thread::{Searcher, Shared};
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 
 /// Options that shape a search but are not `go` limits.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SearchOptions {
     /// Number of principal variations to report (MultiPV).
     pub multipv: usize,
     /// Time kept back for the GUI and the pipe.
     pub move_overhead: Duration,
-    /// Centipawns added to lines starting with these root moves (advice).
+    /// Centipawns added to lines starting with these root moves (advice
+    /// known before the search starts; also ordered first at the root).
     pub root_bonus: Vec<(Move, i32)>,
+    /// Advice that may arrive during the search.
+    pub advice: Option<Arc<dyn RootAdvice>>,
 }
 
 impl Default for SearchOptions {
@@ -30,6 +34,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             root_bonus: Vec::new(),
+            advice: None,
         }
     }
 }
@@ -111,7 +116,8 @@ impl Engine {
             time: TimeManager::new(limits, root.turn(), options.move_overhead),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             helpers_stop: AtomicBool::new(false),
-            root_bonus: options.root_bonus.clone(),
+            root_bonus: RwLock::new(options.root_bonus.clone()),
+            advice: options.advice.clone(),
         };
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("one thread");
 

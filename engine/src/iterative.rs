@@ -39,9 +39,26 @@ impl Searcher<'_> {
             None,
         );
         let only = &self.shared.limits.searchmoves;
-        self.root_moves.clear();
+        // Advice known up front goes first (best-supported first), then the usual order.
+        let mut advised: Vec<(Move, i32)> = self
+            .shared
+            .root_bonus
+            .read()
+            .map(|b| b.clone())
+            .unwrap_or_default();
+        advised.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
+        let mut order: Vec<Move> = advised
+            .into_iter()
+            .map(|(m, _)| m)
+            .filter(|m| legal.contains(m))
+            .collect();
         while let Some((m, _)) = picker.pick() {
-            if only.is_empty() || only.contains(&m) {
+            order.push(m);
+        }
+        self.root_moves.clear();
+        for m in order {
+            let wanted = only.is_empty() || only.contains(&m);
+            if wanted && !self.root_moves.iter().any(|r| r.mv == m) {
                 self.root_moves.push(RootMove {
                     mv: m,
                     score: -INFINITE,
@@ -54,8 +71,7 @@ impl Searcher<'_> {
     }
 
     fn bonus(&self, m: Move) -> i32 {
-        self.shared
-            .root_bonus
+        self.root_bonus
             .iter()
             .find(|(b, _)| *b == m)
             .map_or(0, |&(_, w)| w)
@@ -151,6 +167,16 @@ impl Searcher<'_> {
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
             self.root_depth = depth;
+            if self.is_main() {
+                if let Some(new) = self.shared.advice.as_ref().and_then(|a| a.poll()) {
+                    if let Ok(mut b) = self.shared.root_bonus.write() {
+                        *b = new;
+                    }
+                }
+            }
+            if let Ok(b) = self.shared.root_bonus.read() {
+                self.root_bonus.clone_from(&b);
+            }
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }

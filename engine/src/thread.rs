@@ -1,7 +1,7 @@
 //! One search thread's state and what all threads of a search share.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
@@ -24,7 +24,11 @@ pub(crate) struct Shared<'a> {
     /// Set by the main thread when it is done, to stop the helpers.
     pub helpers_stop: AtomicBool,
     /// Bonus (cp) for lines through these root moves (advice); empty: none.
-    pub root_bonus: Vec<(Move, i32)>,
+    /// Written by the main thread when advice arrives, read by every thread
+    /// at the start of each iteration.
+    pub root_bonus: RwLock<Vec<(Move, i32)>>,
+    /// Polled by the main thread for advice that arrives during the search.
+    pub advice: Option<Arc<dyn crate::report::RootAdvice>>,
 }
 
 impl Shared<'_> {
@@ -104,6 +108,8 @@ pub(crate) struct Searcher<'a> {
     pub nmp_min_ply: usize,
     /// One move buffer per ply, reused by the move pickers.
     pub move_bufs: Vec<crate::ordering::ScoredMoves>,
+    /// This iteration's copy of the shared root bonuses.
+    pub root_bonus: Vec<(Move, i32)>,
     single_thread: bool,
 }
 
@@ -153,6 +159,7 @@ impl<'a> Searcher<'a> {
             root_depth: 0,
             nmp_min_ply: 0,
             move_bufs: (0..MAX_PLY + 8).map(|_| Vec::with_capacity(256)).collect(),
+            root_bonus: Vec::new(),
         }
     }
 

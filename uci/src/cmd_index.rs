@@ -31,6 +31,9 @@ pub struct Args {
     /// Indexing memory in MiB.
     #[arg(long, default_value_t = 600)]
     heap: usize,
+    /// Index only the first N games (hold the rest out, e.g. for `mach advise --eval`).
+    #[arg(long, value_name = "N")]
+    max_games: Option<u64>,
     /// Print the figures of an existing index instead of building one.
     #[arg(long, value_name = "DIR")]
     stats: Option<PathBuf>,
@@ -58,6 +61,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         append: args.append,
         heap_mb: args.heap,
+        max_games: args.max_games,
     };
     let progress = Progress::default();
     let done = std::sync::atomic::AtomicBool::new(false);

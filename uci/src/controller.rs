@@ -12,9 +12,15 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use std::path::PathBuf;
+
 use crossbeam_channel::{Receiver, Sender};
+use mach_advisor::search::QueryOptions;
+use mach_advisor::service::{AdvisorService, Request};
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
+
+use crate::advice_glue::{self, Poller};
 
 use crate::options::{self, Change};
 use crate::output::{info_string, send, UciReporter};
@@ -49,7 +55,20 @@ pub struct Controller {
     move_overhead: u64,
     multipv: usize,
     chess960: bool,
+    advisor_on: bool,
+    advisor_index: PathBuf,
+    advice_weight: i32,
+    advisor_topk: usize,
+    advisor: Option<AdvisorService>,
+    /// Opening the index at `advisor_index` failed; not retried until an
+    /// advisor option changes.
+    advisor_failed: bool,
+    next_request: u64,
 }
+
+/// With `go depth`/`go nodes`, how long the search waits for advice, so
+/// fixed-depth runs are reproducible (queries take milliseconds).
+const FIXED_SEARCH_ADVICE_BUDGET: Duration = Duration::from_secs(5);
 
 impl Controller {
     /// `tx` is the sending side of the controller's own channel (the search
@@ -67,6 +86,37 @@ impl Controller {
             move_overhead: 30,
             multipv: 1,
             chess960: false,
+            advisor_on: options::advisor_default(),
+            advisor_index: options::default_index(),
+            advice_weight: 25,
+            advisor_topk: 10,
+            advisor: None,
+            advisor_failed: false,
+            next_request: 1,
+        }
+    }
+
+    /// Opens the advisor if it is on and not open yet. A missing, corrupt
+    /// or wrong-version index disables it with an `info string`; the engine
+    /// plays on.
+    fn ensure_advisor(&mut self) {
+        if !self.advisor_on || self.advisor.is_some() || self.advisor_failed {
+            return;
+        }
+        match AdvisorService::start(&self.advisor_index) {
+            Ok(s) => {
+                info_string(&format!(
+                    "advisor: {} games, {} positions from {}",
+                    s.games,
+                    s.documents,
+                    self.advisor_index.display()
+                ));
+                self.advisor = Some(s);
+            }
+            Err(e) => {
+                info_string(&format!("advisor disabled: {e}"));
+                self.advisor_failed = true;
+            }
         }
     }
 
@@ -78,7 +128,14 @@ impl Controller {
                     self.join();
                     self.drain();
                 }
-                Msg::IsReady => send("readyok"),
+                Msg::IsReady => {
+                    // Loading the advisor's index is what a GUI waits for
+                    // with `isready`; mid-search, answer at once.
+                    if self.running.is_none() && self.pending.is_empty() {
+                        self.ensure_advisor();
+                    }
+                    send("readyok")
+                }
                 msg if !self.pending.is_empty() => self.pending.push_back(msg),
                 msg => {
                     if let Err(msg) = self.try_handle(msg) {
@@ -180,6 +237,20 @@ impl Controller {
             Change::MoveOverhead(ms) => self.move_overhead = ms,
             Change::MultiPv(n) => self.multipv = n,
             Change::Chess960(on) => self.chess960 = on,
+            Change::Advisor(on) => {
+                self.advisor_on = on;
+                self.advisor_failed = false;
+                if !on {
+                    self.advisor = None;
+                }
+            }
+            Change::AdvisorIndex(path) => {
+                self.advisor_index = path;
+                self.advisor = None;
+                self.advisor_failed = false;
+            }
+            Change::AdviceWeight(w) => self.advice_weight = w,
+            Change::AdvisorTopK(k) => self.advisor_topk = k,
         }
     }
 
@@ -250,11 +321,49 @@ impl Controller {
         let keys = self.keys.clone();
         let chess960 = self.chess960;
         let (hash_mb, threads) = (self.hash_mb, self.threads);
-        let options = SearchOptions {
+        let mut options = SearchOptions {
             multipv: self.multipv,
             move_overhead: Duration::from_millis(self.move_overhead),
-            root_bonus: Vec::new(),
+            ..SearchOptions::default()
         };
+
+        // Advice: asked for now; a fixed-depth/nodes search waits for it,
+        // any other search starts at once and takes it when it arrives.
+        self.ensure_advisor();
+        let query = QueryOptions {
+            k: self.advisor_topk,
+            ..QueryOptions::default()
+        };
+        let mut wait_for = None;
+        let mut prefetch = None;
+        if let Some(svc) = &self.advisor {
+            let id = self.next_request;
+            self.next_request += 1;
+            let sent = svc
+                .sender()
+                .send(Request {
+                    id,
+                    pos: self.root.clone(),
+                    options: query.clone(),
+                    prefetch: false,
+                })
+                .is_ok();
+            if sent {
+                if go.depth.is_some() || go.nodes.is_some() {
+                    wait_for = Some((svc.receiver(), id));
+                } else {
+                    options.advice = Some(Arc::new(Poller {
+                        rx: svc.receiver(),
+                        id,
+                        weight: self.advice_weight,
+                        chess960,
+                        done: std::sync::Mutex::new(false),
+                    }));
+                }
+                prefetch = Some(svc.sender());
+            }
+        }
+        let weight = self.advice_weight;
         let c = control.clone();
         let tx = self.tx.clone();
         let handle = std::thread::Builder::new()
@@ -262,6 +371,16 @@ impl Controller {
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
                 let reporter = UciReporter::new(chess960);
+                if let Some((rx, id)) = wait_for {
+                    match advice_glue::wait(&rx, id, FIXED_SEARCH_ADVICE_BUDGET) {
+                        Some(Ok(a)) => {
+                            info_string(&advice_glue::describe(&a, chess960));
+                            options.root_bonus = advice_glue::bonuses(&a, weight);
+                        }
+                        Some(Err(e)) => info_string(&format!("advisor: {e}")),
+                        None => info_string("advisor: no answer in time; searching without advice"),
+                    }
+                }
                 let result = catch_unwind(AssertUnwindSafe(|| {
                     engine.search(&root, &keys, &limits, &options, &c, &reporter)
                 }));
@@ -287,6 +406,20 @@ impl Controller {
                             info_string("no legal moves");
                         }
                         bestmove(best, ponder, chess960);
+                        // While the opponent thinks, prepare advice for the reply we expect.
+                        if let (Some(b), Some(p), Some(tx)) = (best, ponder, &prefetch) {
+                            let mut pos = root.clone();
+                            pos.play_unchecked(b);
+                            if pos.is_legal(p) {
+                                pos.play_unchecked(p);
+                                let _ = tx.send(Request {
+                                    id: 0,
+                                    pos,
+                                    options: query.clone(),
+                                    prefetch: true,
+                                });
+                            }
+                        }
                     }
                     Err(_) => {
                         // A bug must not leave the GUI without an answer.

@@ -3,6 +3,8 @@
 //! Without a subcommand it speaks UCI on stdin/stdout, which is what GUIs
 //! expect. The subcommands are for people and scripts.
 
+mod advice_glue;
+mod cmd_advise;
 mod cmd_bench;
 mod cmd_epd;
 mod cmd_index;
@@ -37,6 +39,8 @@ enum Cmd {
     Bench(cmd_bench::Args),
     /// Solve a best-move test suite (EPD with bm/am), e.g. ../shared/suites/wac.epd.
     Epd(cmd_epd::Args),
+    /// The grandmaster positions most like a position, and what was played there.
+    Advise(cmd_advise::Args),
     /// Index grandmaster games for the advisor (default: the default database).
     Index(cmd_index::Args),
 }
@@ -52,6 +56,7 @@ fn main() {
         Some(Cmd::Bench(args)) => cmd_bench::run(&args),
         Some(Cmd::Epd(args)) => cmd_epd::run(&args),
         Some(Cmd::Index(args)) => cmd_index::run(&args),
+        Some(Cmd::Advise(args)) => cmd_advise::run(&args),
     };
     if let Err(e) = result {
         eprintln!("mach: {e}");

@@ -8,9 +8,17 @@ pub struct OptionDef {
 }
 
 pub enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// A path; its default is worked out at run time.
+    Path,
 }
 
 pub const OPTIONS: &[OptionDef] = &[
@@ -58,7 +66,42 @@ pub const OPTIONS: &[OptionDef] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
     },
+    // Default: on when the default index exists (see `declarations`).
+    OptionDef {
+        name: "Advisor",
+        kind: Kind::Check { default: true },
+    },
+    OptionDef {
+        name: "AdvisorIndex",
+        kind: Kind::Path,
+    },
+    OptionDef {
+        name: "AdviceWeight",
+        kind: Kind::Spin {
+            default: 25,
+            min: 0,
+            max: 1000,
+        },
+    },
+    OptionDef {
+        name: "AdvisorTopK",
+        kind: Kind::Spin {
+            default: 10,
+            min: 1,
+            max: 200,
+        },
+    },
 ];
+
+/// Where the advisor's index is looked for unless `AdvisorIndex` says otherwise.
+pub fn default_index() -> std::path::PathBuf {
+    crate::paths::default_index_dir()
+}
+
+/// Is the advisor on by default? Only when there is an index to read.
+pub fn advisor_default() -> bool {
+    default_index().join("meta.txt").is_file()
+}
 
 /// The `option ...` lines answered to `uci`.
 pub fn declarations() -> Vec<String> {
@@ -71,10 +114,21 @@ pub fn declarations() -> Vec<String> {
                     o.name
                 )
             }
+            Kind::Check { .. } if o.name == "Advisor" => {
+                format!(
+                    "option name Advisor type check default {}",
+                    advisor_default()
+                )
+            }
             Kind::Check { default } => {
                 format!("option name {} type check default {default}", o.name)
             }
             Kind::Button => format!("option name {} type button", o.name),
+            Kind::Path => format!(
+                "option name {} type string default {}",
+                o.name,
+                default_index().display()
+            ),
         })
         .collect()
 }
@@ -89,6 +143,10 @@ pub enum Change {
     MoveOverhead(u64),
     MultiPv(usize),
     Chess960(bool),
+    Advisor(bool),
+    AdvisorIndex(std::path::PathBuf),
+    AdviceWeight(i32),
+    AdvisorTopK(usize),
 }
 
 /// Checks a `setoption`; the error says why it was refused. A spin value out
@@ -144,6 +202,17 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         (Kind::Button, "Clear Hash") => Change::ClearHash,
         (Kind::Check { .. }, "Ponder") => Change::Ponder(flag(value)?),
         (Kind::Check { .. }, "UCI_Chess960") => Change::Chess960(flag(value)?),
+        (Kind::Check { .. }, "Advisor") => Change::Advisor(flag(value)?),
+        (Kind::Path, "AdvisorIndex") => Change::AdvisorIndex(match value {
+            None | Some("") | Some("<empty>") => default_index(),
+            Some(v) => std::path::PathBuf::from(v),
+        }),
+        (Kind::Spin { min, max, .. }, "AdviceWeight") => {
+            Change::AdviceWeight(number(value, *min, *max, &mut note)? as i32)
+        }
+        (Kind::Spin { min, max, .. }, "AdvisorTopK") => {
+            Change::AdvisorTopK(number(value, *min, *max, &mut note)? as usize)
+        }
         _ => return Err(format!("option '{}' is declared but not handled", def.name)),
     };
     Ok((change, note))
@@ -160,6 +229,7 @@ mod tests {
                 Kind::Spin { default, .. } => Some(default.to_string()),
                 Kind::Check { default } => Some(default.to_string()),
                 Kind::Button => None,
+                Kind::Path => Some("/some where/index".to_string()),
             };
             assert!(check(o.name, value.as_deref()).is_ok(), "{}", o.name);
         }
@@ -180,5 +250,13 @@ mod tests {
         assert!(check("Ponder", Some("maybe")).is_err());
         assert!(check("NoSuchOption", Some("1")).is_err());
         assert_eq!(check("Clear Hash", None).unwrap().0, Change::ClearHash);
+        assert_eq!(
+            check("AdvisorIndex", Some("/tmp/my index")).unwrap().0,
+            Change::AdvisorIndex("/tmp/my index".into())
+        );
+        assert_eq!(
+            check("adviceweight", Some("40")).unwrap().0,
+            Change::AdviceWeight(40)
+        );
     }
 }

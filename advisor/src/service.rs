@@ -1,0 +1,135 @@
+//! The advisor on its own thread. Requests (a position and an id) come in
+//! over one crossbeam channel, answers (the advice and the same id) go out
+//! over another; the caller ignores answers whose id is stale. The index is
+//! opened once and kept open. Prefetch requests only warm a small cache, so
+//! advice for the position the opponent is expected to leave us is ready
+//! when the next `go` asks for it.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::Path;
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{Receiver, Sender};
+use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
+
+use crate::advice::Advice;
+use crate::index::AdvisorIndex;
+use crate::search::QueryOptions;
+use crate::Error;
+
+pub struct Request {
+    pub id: u64,
+    pub pos: Chess,
+    pub options: QueryOptions,
+    /// Only fill the cache; send no answer.
+    pub prefetch: bool,
+}
+
+pub struct Response {
+    pub id: u64,
+    pub advice: Result<Advice, String>,
+}
+
+/// Positions whose advice is kept for prefetching.
+const CACHE_SIZE: usize = 64;
+
+pub struct AdvisorService {
+    requests: Option<Sender<Request>>,
+    responses: Receiver<Response>,
+    thread: Option<JoinHandle<()>>,
+    /// Documents and games in the open index, for messages.
+    pub documents: u64,
+    pub games: u64,
+}
+
+impl AdvisorService {
+    /// Opens the index at `dir` (errors are reported here, synchronously)
+    /// and starts the advisor thread.
+    pub fn start(dir: &Path) -> Result<AdvisorService, Error> {
+        let index = AdvisorIndex::open(dir)?;
+        let documents = index.documents();
+        let games = index.meta.games;
+        let (req_tx, req_rx) = crossbeam_channel::unbounded::<Request>();
+        let (resp_tx, resp_rx) = crossbeam_channel::unbounded::<Response>();
+        let thread = std::thread::Builder::new()
+            .name("advisor".into())
+            .spawn(move || serve(index, req_rx, resp_tx))?;
+        Ok(AdvisorService {
+            requests: Some(req_tx),
+            responses: resp_rx,
+            thread: Some(thread),
+            documents,
+            games,
+        })
+    }
+
+    /// A sender for requests (clone it freely).
+    pub fn sender(&self) -> Sender<Request> {
+        self.requests.clone().expect("running")
+    }
+
+    /// The answers (a clone shares the same queue).
+    pub fn receiver(&self) -> Receiver<Response> {
+        self.responses.clone()
+    }
+}
+
+impl Drop for AdvisorService {
+    fn drop(&mut self) {
+        // The thread ends once every sender is gone (a search may still hold
+        // one for prefetching); it is not waited for here.
+        self.requests = None;
+        drop(self.thread.take());
+    }
+}
+
+fn key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Response>) {
+    let mut cache: HashMap<(u64, usize), Advice> = HashMap::new();
+    let mut order: VecDeque<(u64, usize)> = VecDeque::new();
+    while let Ok(mut req) = requests.recv() {
+        // Only the newest real request matters; older ones are stale already.
+        while let Ok(newer) = requests.try_recv() {
+            if !newer.prefetch || req.prefetch {
+                if !req.prefetch {
+                    let _ = responses.send(Response {
+                        id: req.id,
+                        advice: Err("superseded".into()),
+                    });
+                }
+                req = newer;
+            }
+        }
+        let k = (key(&req.pos), req.options.k);
+        let advice = match cache.get(&k) {
+            Some(a) => Ok(a.clone()),
+            None => {
+                // A panic in retrieval must not take the engine down: it
+                // becomes an error answer.
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    index.advise(&req.pos, &req.options)
+                }));
+                match r {
+                    Ok(Ok(a)) => {
+                        cache.insert(k, a.clone());
+                        order.push_back(k);
+                        if order.len() > CACHE_SIZE {
+                            if let Some(old) = order.pop_front() {
+                                cache.remove(&old);
+                            }
+                        }
+                        Ok(a)
+                    }
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(_) => Err("internal error in retrieval".into()),
+                }
+            }
+        };
+        if !req.prefetch && responses.send(Response { id: req.id, advice }).is_err() {
+            break;
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Between the advisor thread and the search: requests for the position
+//! being searched, answers turned into root bonuses, the `info string
+//! advisor` line, and the engine's `RootAdvice` hook.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crossbeam_channel::Receiver;
+use mach_advisor::advice::Advice;
+use mach_advisor::service::Response;
+use mach_engine::{board, report::RootAdvice};
+use shakmaty::Move;
+
+use crate::output::info_string;
+
+/// Root bonuses from advice: `weight` centipawns for the best-supported move.
+pub fn bonuses(advice: &Advice, weight: i32) -> Vec<(Move, i32)> {
+    advice
+        .moves
+        .iter()
+        .map(|s| (s.mv, (s.weight * weight as f32).round() as i32))
+        .filter(|&(_, b)| b != 0)
+        .collect()
+}
+
+/// `info string advisor e2e4 1.00 (7 games) d2d4 0.43 (3 games); 10 games, 0 dropped, 2.1 ms`
+pub fn describe(advice: &Advice, chess960: bool) -> String {
+    let mut s = String::from("advisor");
+    if advice.moves.is_empty() {
+        s.push_str(" no suggestion;");
+    }
+    for m in advice.moves.iter().take(8) {
+        s.push_str(&format!(
+            " {} {:.2} ({} game{})",
+            board::uci(m.mv, chess960),
+            m.weight,
+            m.games,
+            if m.games == 1 { "" } else { "s" }
+        ));
+    }
+    s.push_str(&format!(
+        "; {} games, {} dropped, {:.1} ms",
+        advice.hits.len(),
+        advice.dropped,
+        advice.query_ms
+    ));
+    s
+}
+
+/// Waits for the answer with this id, ignoring stale ones, at most `budget`.
+pub fn wait(rx: &Receiver<Response>, id: u64, budget: Duration) -> Option<Result<Advice, String>> {
+    let deadline = std::time::Instant::now() + budget;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(r) if r.id == id => return Some(r.advice),
+            Ok(_) => continue, // stale: an answer to an earlier search
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Handed to the engine: polled at each iteration, it delivers the advice
+/// once, when (and if) it arrives.
+pub struct Poller {
+    pub rx: Receiver<Response>,
+    pub id: u64,
+    pub weight: i32,
+    pub chess960: bool,
+    pub done: Mutex<bool>,
+}
+
+impl RootAdvice for Poller {
+    fn poll(&self) -> Option<Vec<(Move, i32)>> {
+        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        if *done {
+            return None;
+        }
+        while let Ok(r) = self.rx.try_recv() {
+            if r.id != self.id {
+                continue; // stale
+            }
+            *done = true;
+            return match r.advice {
+                Ok(a) => {
+                    info_string(&describe(&a, self.chess960));
+                    Some(bonuses(&a, self.weight))
+                }
+                Err(e) => {
+                    info_string(&format!("advisor: {e}"));
+                    None
+                }
+            };
+        }
+        None
+    }
+}

@@ -1,0 +1,388 @@
+//! `mach advise --fen FEN | --moves "e2e4 e7e5 ..." [--index DIR] [--top K] [--json]`:
+//! the grandmaster positions most like this one, why, and what was played.
+//!
+//! Also `--bench N` (query latency percentiles) and `--eval PGN --first-game N`
+//! (how often the top suggestion is the move the grandmaster played, on games
+//! not in the index).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use mach_advisor::advice::Advice;
+use mach_advisor::pgn::read_games;
+use mach_advisor::search::QueryOptions;
+use mach_advisor::AdvisorIndex;
+use mach_engine::board;
+use serde_json::json;
+use shakmaty::{fen::Fen, Chess, Color, EnPassantMode, Position};
+
+use crate::paths;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Position as FEN.
+    #[arg(long, conflicts_with = "moves")]
+    fen: Option<String>,
+    /// Position as moves from the start, in UCI notation, space-separated.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Index directory (default: $MACH_INDEX, else ~/.local/share/mach/gm2700-classical-4000).
+    #[arg(long)]
+    index: Option<PathBuf>,
+    /// Games to retrieve.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// BM25 hits fetched before keeping the best per game.
+    #[arg(long, default_value_t = 1000)]
+    fetch: usize,
+    /// Only games where both players are rated at least this.
+    #[arg(long)]
+    min_elo: Option<u16>,
+    /// Only games of these years, e.g. 1990-2010.
+    #[arg(long)]
+    years: Option<String>,
+    /// Keep every query term, and do not require the same material (the papers' plain query).
+    #[arg(long)]
+    plain: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Measure query latency over N positions taken from the index's own games.
+    #[arg(long, value_name = "N")]
+    bench: Option<usize>,
+    /// Measure advice against the moves played in this PGN's games (not in the index).
+    #[arg(long, value_name = "PGN")]
+    eval: Option<PathBuf>,
+    /// With --eval: the first game of the PGN to use (earlier ones are in the index).
+    #[arg(long, default_value_t = 0)]
+    first_game: usize,
+    /// With --eval: at most this many positions.
+    #[arg(long, default_value_t = 2000)]
+    limit: usize,
+}
+
+fn query_options(a: &Args) -> Result<QueryOptions, String> {
+    let years = match &a.years {
+        None => None,
+        Some(y) => {
+            let (from, to) = y
+                .split_once('-')
+                .ok_or("--years takes FROM-TO, e.g. 1990-2010")?;
+            let p = |s: &str| {
+                s.trim()
+                    .parse::<u16>()
+                    .map_err(|_| format!("bad year '{s}'"))
+            };
+            Some((p(from)?, p(to)?))
+        }
+    };
+    let mut o = QueryOptions {
+        fetch: a.fetch,
+        k: a.top,
+        min_elo: a.min_elo,
+        years,
+        ..QueryOptions::default()
+    };
+    if a.plain {
+        o.max_df = 1.0;
+        o.material_filter = false;
+    }
+    Ok(o)
+}
+
+pub fn run(a: &Args) -> Result<(), String> {
+    let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
+    let index = AdvisorIndex::open(&dir).map_err(|e| {
+        format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
+    })?;
+    let o = query_options(a)?;
+    if let Some(n) = a.bench {
+        return bench(&index, &o, n);
+    }
+    if let Some(pgn) = &a.eval {
+        return eval(&index, &o, pgn, a.first_game, a.limit);
+    }
+    let pos = position(a)?;
+    let advice = index.advise(&pos, &o).map_err(|e| e.to_string())?;
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&index, &pos, &advice)).unwrap_or_default()
+        );
+    } else {
+        print_text(&index, &pos, &advice);
+    }
+    Ok(())
+}
+
+fn position(a: &Args) -> Result<Chess, String> {
+    match (&a.fen, &a.moves) {
+        (Some(f), None) => board::from_fen(f, false),
+        (None, Some(m)) => {
+            let mut pos = Chess::default();
+            for (i, t) in m.split_whitespace().enumerate() {
+                let mv =
+                    board::parse_uci_move(&pos, t).map_err(|e| format!("move {}: {e}", i + 1))?;
+                pos.play_unchecked(mv);
+            }
+            Ok(pos)
+        }
+        (None, None) => Err("give a position with --fen FEN or --moves \"e2e4 e7e5 ...\"".into()),
+        (Some(_), Some(_)) => Err("give --fen or --moves, not both".into()),
+    }
+}
+
+fn diagram(pos: &Chess) -> Vec<String> {
+    let b = pos.board();
+    (0..8)
+        .rev()
+        .map(|rank| {
+            (0..8)
+                .map(|file| {
+                    let sq = shakmaty::Square::from_coords(
+                        shakmaty::File::new(file),
+                        shakmaty::Rank::new(rank),
+                    );
+                    b.piece_at(sq).map_or('.', |p| p.char())
+                })
+                .flat_map(|c| [c, ' '])
+                .collect::<String>()
+        })
+        .collect()
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn print_text(index: &AdvisorIndex, pos: &Chess, advice: &Advice) {
+    println!(
+        "position  {}",
+        Fen::from_position(pos, EnPassantMode::Legal)
+    );
+    println!(
+        "retrieved {} games in {:.1} ms from {}",
+        advice.hits.len(),
+        advice.query_ms,
+        index.dir.display()
+    );
+    for (i, h) in advice.hits.iter().enumerate() {
+        let Some(g) = index.games.get(h.game) else {
+            continue;
+        };
+        let Some((there, next)) = g.position_at(h.ply as usize) else {
+            continue;
+        };
+        let matched = index.matched_terms(pos, h);
+        println!();
+        println!(
+            "{:>2}. {} score {:.2}  {} ({}) - {} ({}), {} {}, move {} ({} to move), {}; played {}",
+            i + 1,
+            if h.exact { "EXACT  " } else { "similar" },
+            h.score,
+            g.white,
+            g.white_elo,
+            g.black,
+            g.black_elo,
+            g.event,
+            g.year,
+            there.fullmoves(),
+            side(there.turn()),
+            match g.result.score_for(Color::White) {
+                Some(s) if s >= 1.0 => "1-0",
+                Some(s) if s > 0.0 => "1/2-1/2",
+                Some(_) => "0-1",
+                None => "*",
+            },
+            next.map_or("-".into(), |m| board::uci(m, false)),
+        );
+        for line in diagram(&there) {
+            println!("      {line}");
+        }
+        println!("    matched {} terms: {}", matched.len(), matched.join(" "));
+    }
+    println!();
+    println!(
+        "advice ({} moves dropped: no legal analogue here)",
+        advice.dropped
+    );
+    for s in &advice.moves {
+        println!(
+            "  {:<6} weight {:.2}  {} game{}  +{} ={} -{} for the side to move",
+            board::uci(s.mv, false),
+            s.weight,
+            s.games,
+            if s.games == 1 { " " } else { "s" },
+            s.wins,
+            s.draws,
+            s.losses
+        );
+    }
+}
+
+fn to_json(index: &AdvisorIndex, pos: &Chess, advice: &Advice) -> serde_json::Value {
+    let hits: Vec<serde_json::Value> = advice
+        .hits
+        .iter()
+        .filter_map(|h| {
+            let g = index.games.get(h.game)?;
+            let (there, next) = g.position_at(h.ply as usize)?;
+            Some(json!({
+                "game": h.game,
+                "ply": h.ply,
+                "move_number": there.fullmoves().get(),
+                "side_to_move": side(there.turn()),
+                "exact": h.exact,
+                "score": h.score,
+                "white": g.white, "white_elo": g.white_elo,
+                "black": g.black, "black_elo": g.black_elo,
+                "event": g.event, "year": g.year,
+                "fen": Fen::from_position(&there, EnPassantMode::Legal).to_string(),
+                "played": next.map(|m| board::uci(m, false)),
+                "matched_terms": index.matched_terms(pos, h),
+            }))
+        })
+        .collect();
+    let moves: Vec<serde_json::Value> = advice
+        .moves
+        .iter()
+        .map(|s| {
+            json!({
+                "move": board::uci(s.mv, false),
+                "weight": s.weight,
+                "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
+            })
+        })
+        .collect();
+    json!({
+        "fen": Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+        "query_ms": advice.query_ms,
+        "dropped": advice.dropped,
+        "similar": hits,
+        "advice": moves,
+    })
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// Query latency over `n` positions spread over the index's games (ply 24
+/// on, the middlegames the advisor is for).
+fn bench(index: &AdvisorIndex, o: &QueryOptions, n: usize) -> Result<(), String> {
+    let games = index.games.len().max(1);
+    let mut times = Vec::with_capacity(n);
+    let mut positions = Vec::new();
+    let mut g = 0usize;
+    while positions.len() < n && g < games * 4 {
+        if let Some(game) = index.games.get((g * 7919 % games) as u32) {
+            let ply = 24 + (g * 13) % 40;
+            if ply < game.moves.len() {
+                if let Some((p, _)) = game.position_at(ply) {
+                    positions.push(p);
+                }
+            }
+        }
+        g += 1;
+    }
+    // Warm the caches once, as a running engine would be.
+    for p in positions.iter().take(20) {
+        let _ = index.advise(p, o);
+    }
+    for p in &positions {
+        let t = Instant::now();
+        index.advise(p, o).map_err(|e| e.to_string())?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{} queries on {} documents: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        times.len(),
+        index.documents(),
+        percentile(&times, 0.5),
+        percentile(&times, 0.9),
+        percentile(&times, 0.99),
+        times.last().copied().unwrap_or(0.0)
+    );
+    Ok(())
+}
+
+/// Top-1 and top-3 agreement of the advice with the moves played in games
+/// `first_game..` of `pgn` (from ply 24, every other ply).
+fn eval(
+    index: &AdvisorIndex,
+    o: &QueryOptions,
+    pgn: &std::path::Path,
+    first_game: usize,
+    limit: usize,
+) -> Result<(), String> {
+    let file = std::fs::File::open(pgn).map_err(|e| format!("{}: {e}", pgn.display()))?;
+    let mut positions = Vec::new();
+    let mut n = 0usize;
+    read_games(std::io::BufReader::new(file), |g| {
+        n += 1;
+        if n <= first_game || positions.len() >= limit {
+            return;
+        }
+        let Some(game) = g.game else { return };
+        let mut pos = game.start();
+        for (ply, &m) in game.moves.iter().enumerate() {
+            if ply >= 24 && ply % 2 == 0 && positions.len() < limit {
+                positions.push((pos.clone(), m));
+            }
+            pos.play_unchecked(m);
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let (mut top1, mut top3, mut advised, mut exact) = (0, 0, 0, 0);
+    let mut times = Vec::new();
+    for (pos, played) in &positions {
+        let a = index.advise(pos, o).map_err(|e| e.to_string())?;
+        times.push(a.query_ms);
+        if a.hits.iter().any(|h| h.exact) {
+            exact += 1;
+        }
+        if a.moves.is_empty() {
+            continue;
+        }
+        advised += 1;
+        if a.moves[0].mv == *played {
+            top1 += 1;
+        }
+        if a.moves.iter().take(3).any(|s| s.mv == *played) {
+            top3 += 1;
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let total = positions.len().max(1) as f64;
+    println!(
+        "{} positions from games {}.. of {} (not in the index; ply >= 24, every other ply)",
+        positions.len(),
+        first_game + 1,
+        pgn.display()
+    );
+    println!(
+        "advice given   {advised} ({:.1}%), exact matches {exact}",
+        100.0 * advised as f64 / total
+    );
+    println!(
+        "top-1 = played {top1} ({:.1}%)",
+        100.0 * top1 as f64 / total
+    );
+    println!(
+        "top-3 has it   {top3} ({:.1}%)",
+        100.0 * top3 as f64 / total
+    );
+    println!(
+        "latency        p50 {:.2} ms, p99 {:.2} ms",
+        percentile(&times, 0.5),
+        percentile(&times, 0.99)
+    );
+    Ok(())
+}
