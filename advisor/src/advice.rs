@@ -27,7 +27,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::index::AdvisorIndex;
 use crate::search::{Hit, QueryOptions};
-use crate::store::encode_move;
+use crate::store::{decode_played, encode_move, encode_played};
 use crate::Error;
 
 /// One suggested move.
@@ -68,24 +68,26 @@ fn result_factor(score: Option<f32>) -> f32 {
 
 /// Maps a move played elsewhere onto `pos`.
 pub fn map_move(pos: &Chess, played: Move) -> Option<(Move, f32)> {
+    map_played(pos, encode_played(played))
+}
+
+/// Maps a move packed by `encode_played` onto `pos` (a role of 0 means
+/// unknown: only the same move can match).
+pub fn map_played(pos: &Chess, played: u64) -> Option<(Move, f32)> {
     let legal = pos.legal_moves();
-    let code = encode_move(played);
+    let code = played as u16;
     if let Some(&m) = legal.iter().find(|&&m| encode_move(m) == code) {
         return Some((m, 1.0));
     }
-    let mut same: Vec<Move> = legal
+    let (_, to, promotion, role) = decode_played(played)?;
+    let mut same = legal
         .iter()
         .copied()
-        .filter(|m| {
-            m.role() == played.role()
-                && m.to() == played.to()
-                && m.promotion() == played.promotion()
-        })
-        .collect();
-    if same.len() == 1 {
-        return same.pop().map(|m| (m, SAME_PIECE_SAME_SQUARE));
+        .filter(|m| m.role() == role && m.to() == to && m.promotion() == promotion);
+    match (same.next(), same.next()) {
+        (Some(m), None) => Some((m, SAME_PIECE_SAME_SQUARE)),
+        _ => None,
     }
-    None
 }
 
 impl AdvisorIndex {
@@ -105,10 +107,16 @@ impl AdvisorIndex {
             let Some(game) = self.games.get(h.game) else {
                 continue;
             };
-            let Some((there, Some(played))) = game.position_at(h.ply as usize) else {
+            let Some(played) = h.next else {
                 continue;
             };
-            let Some((m, mapping)) = map_move(pos, played) else {
+            // The side that played: the game's first mover, flipped every ply.
+            let first = game
+                .fen
+                .as_ref()
+                .map_or(shakmaty::Color::White, |_| game.start().turn());
+            let mover = if h.ply % 2 == 0 { first } else { !first };
+            let Some((m, mapping)) = map_played(pos, played) else {
                 dropped += 1;
                 continue;
             };
@@ -119,7 +127,7 @@ impl AdvisorIndex {
             } else {
                 1.0
             };
-            let score = game.result.score_for(there.turn());
+            let score = game.result.score_for(mover);
             let raw = sim * result_factor(score) * mapping;
             let entry = match moves.iter_mut().find(|(s, _)| s.mv == m) {
                 Some(e) => e,

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use crate::index::{register_tokenizer, schema, size_on_disk, Fields, Meta, FORMAT};
 use crate::pgn::{read_games, GameRecord};
-use crate::store::{encode_move, read_keys, write_keys, GameWriter, KeyEntry};
+use crate::store::{encode_played, read_keys, write_keys, GameWriter, KeyEntry};
 use crate::terms::{meta as term_meta, write_document};
 use crate::Error;
 
@@ -199,13 +199,14 @@ fn build_into(
     let mut games_indexed = 0u64;
 
     let (keys, terms, docs) =
-        std::thread::scope(|s| -> Result<(Vec<KeyEntry>, u64, u64), Error> {
+        std::thread::scope(|s| -> Result<(Vec<PathBuf>, u64, u64), Error> {
             let mut workers = Vec::new();
-            for _ in 0..threads {
+            for worker in 0..threads {
                 let rx = rx.clone();
                 let writer = &writer;
-                workers
-                    .push(s.spawn(move || encode_games(rx, writer, fields, skip_plies, progress)));
+                workers.push(s.spawn(move || {
+                    encode_games(rx, writer, fields, skip_plies, progress, tmp, worker)
+                }));
             }
             drop(rx);
             let mut read_error = None;
@@ -256,7 +257,7 @@ fn build_into(
                 let (k, t, d) = w
                     .join()
                     .map_err(|_| Error::Input("an encoder thread failed".into()))??;
-                keys.extend(k);
+                keys.push(k);
                 terms += t;
                 docs += d;
             }
@@ -268,13 +269,36 @@ fn build_into(
 
     let mut writer = writer;
     writer.commit()?;
+    // The exact-position table, while tantivy's indexing memory is free and
+    // before the merge: old keys (with --append) and the workers' spills,
+    // read into one exactly sized table, sorted and written.
+    let mut spilled = 0u64;
+    for part in &keys {
+        spilled += std::fs::metadata(part)?.len() / 14;
+    }
+    let positions = spilled;
+    let mut all_keys = old_keys;
+    all_keys.reserve_exact(spilled as usize);
+    for part in &keys {
+        let raw = std::fs::read(part)?;
+        all_keys.extend(raw.chunks_exact(14).map(|b| KeyEntry {
+            key: u64::from_le_bytes(b[0..8].try_into().unwrap()),
+            game: u32::from_le_bytes(b[8..12].try_into().unwrap()),
+            ply: u16::from_le_bytes(b[12..14].try_into().unwrap()),
+        }));
+        std::fs::remove_file(part)?;
+    }
+    write_keys(tmp, &mut all_keys)?;
+    drop(all_keys);
+
+    // One segment: every query then does one term lookup per term, not one
+    // per segment, which is most of the query time on small indexes.
+    let segments = index.searchable_segment_ids()?;
+    if segments.len() > 1 {
+        writer.merge(&segments).wait()?;
+    }
     writer.wait_merging_threads()?;
     games_out.finish()?;
-
-    let positions = keys.len() as u64;
-    let mut all_keys = old_keys;
-    all_keys.extend(keys);
-    write_keys(tmp, &mut all_keys)?;
 
     meta.games += games_indexed;
     meta.positions += positions;
@@ -308,8 +332,13 @@ fn encode_games(
     f: Fields,
     skip_plies: usize,
     progress: &Progress,
-) -> Result<(Vec<KeyEntry>, u64, u64), Error> {
-    let mut keys = Vec::new();
+    tmp_keys_dir: &Path,
+    worker: usize,
+) -> Result<(PathBuf, u64, u64), Error> {
+    // Keys go to a file of this worker's (14 bytes each), not to memory:
+    // the full database has 14M of them.
+    let spill = tmp_keys_dir.join(format!("keys-{}.part", worker));
+    let mut keys = std::io::BufWriter::new(File::create(&spill)?);
     let mut text = String::with_capacity(4096);
     let (mut terms, mut docs) = (0u64, 0u64);
     for (id, game) in rx {
@@ -317,11 +346,9 @@ fn encode_games(
         let n = game.moves.len();
         for ply in 0..=n {
             let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-            keys.push(KeyEntry {
-                key,
-                game: id,
-                ply: ply.min(u16::MAX as usize) as u16,
-            });
+            keys.write_all(&key.to_le_bytes())?;
+            keys.write_all(&id.to_le_bytes())?;
+            keys.write_all(&(ply.min(u16::MAX as usize) as u16).to_le_bytes())?;
             let Some(&m) = game.moves.get(ply) else { break };
             if ply >= skip_plies {
                 text.clear();
@@ -333,7 +360,7 @@ fn encode_games(
                 doc.add_text(f.terms, &text);
                 doc.add_u64(f.game, id as u64);
                 doc.add_u64(f.ply, ply as u64);
-                doc.add_u64(f.next, encode_move(m) as u64);
+                doc.add_u64(f.next, encode_played(m));
                 doc.add_u64(f.material, term_meta::material_signature(&pos));
                 doc.add_u64(f.phase, term_meta::phase(&pos));
                 doc.add_u64(f.elo, elo as u64);
@@ -346,7 +373,8 @@ fn encode_games(
         }
         progress.positions.fetch_add(n as u64 + 1, Relaxed);
     }
-    Ok((keys, terms, docs))
+    keys.flush()?;
+    Ok((spill, terms, docs))
 }
 
 /// Replaces `out` by `tmp`: the old index stays in place until the new one

@@ -17,7 +17,7 @@ use crate::store::{Games, Keys};
 use crate::Error;
 
 /// Bumped whenever anything on disk changes meaning (terms, fields, stores).
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 3;
 /// Case-sensitive whitespace tokenizer: `Bxc4` and `bxc4` must stay apart.
 pub const TOKENIZER: &str = "mach_terms";
 
@@ -150,6 +150,8 @@ pub struct AdvisorIndex {
     pub fields: Fields,
     pub games: Games,
     pub keys: Keys,
+    /// Document frequency of each query term seen so far.
+    pub df_cache: std::sync::Mutex<std::collections::HashMap<String, u64>>,
 }
 
 impl AdvisorIndex {
@@ -187,6 +189,7 @@ impl AdvisorIndex {
             fields,
             games,
             keys,
+            df_cache: Default::default(),
         })
     }
 

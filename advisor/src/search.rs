@@ -22,8 +22,9 @@ pub struct Hit {
     pub score: f32,
     /// Same position (by Zobrist key), not only a similar one.
     pub exact: bool,
-    /// Code of the move played next (see `store::encode_move`), if any.
-    pub next: Option<u16>,
+    /// The move played next, packed by `store::encode_played` (the role is
+    /// 0, unknown, for exact hits: the piece is then the one on its square here).
+    pub next: Option<u64>,
 }
 
 impl AdvisorIndex {
@@ -38,7 +39,7 @@ impl AdvisorIndex {
             let next = self
                 .games
                 .get(e.game)
-                .and_then(|g| g.moves.get(e.ply as usize).copied());
+                .and_then(|g| g.moves.get(e.ply as usize).map(|&c| c as u64));
             out.push(Hit {
                 game: e.game,
                 ply: e.ply,
@@ -50,46 +51,85 @@ impl AdvisorIndex {
         out
     }
 
-    /// The BM25 query for `pos`: one optional clause per distinct query
-    /// term found in at most `max_df` of the documents (very common terms,
-    /// like a king on g1, cost much time and tell little), and, if
-    /// `material`, a required clause for the same non-pawn material.
-    pub fn query_for_with(
-        &self,
-        pos: &Chess,
-        max_df: f32,
-        material: bool,
-    ) -> Result<BooleanQuery, Error> {
+    /// The scoring terms of the query for `pos`: each distinct query term
+    /// found in at most `max_df` of the documents (very common terms, like a
+    /// king on g1, cost much time and tell little). Document frequencies
+    /// are cached: the vocabulary is small.
+    pub fn query_terms(&self, pos: &Chess, max_df: f32) -> Result<Vec<Term>, Error> {
         let searcher = self.reader.searcher();
         let limit = (searcher.num_docs() as f32 * max_df).max(1.0) as u64;
+        let mut cache = self.df_cache.lock().unwrap_or_else(|e| e.into_inner());
         let mut seen = std::collections::HashSet::new();
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut out = Vec::new();
+        let mut rarity = Vec::new();
         for t in terms::query_terms(pos) {
             if !seen.insert(t.clone()) {
                 continue;
             }
             let term = Term::from_field_text(self.fields.terms, &t);
-            if max_df < 1.0 && searcher.doc_freq(&term)? > limit {
-                continue;
+            if max_df < 1.0 {
+                let df = match cache.get(&t) {
+                    Some(&df) => df,
+                    None => {
+                        let df = searcher.doc_freq(&term)?;
+                        cache.insert(t, df);
+                        df
+                    }
+                };
+                if df > limit {
+                    continue;
+                }
+                rarity.push(df);
             }
-            clauses.push((
-                Occur::Should,
-                Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
-            ));
+            out.push(term);
         }
-        if material {
-            let term = Term::from_field_text(self.fields.terms, &terms::meta::material_term(pos));
+        if max_df < 1.0 && out.len() > MAX_QUERY_TERMS {
+            // Keep the rarest terms: they carry most of the BM25 score, and
+            // the query cost grows with every clause.
+            let mut idx: Vec<usize> = (0..out.len()).collect();
+            idx.sort_by_key(|&i| rarity[i]);
+            idx.truncate(MAX_QUERY_TERMS);
+            idx.sort_unstable();
+            out = idx.into_iter().map(|i| out[i].clone()).collect();
+        }
+        Ok(out)
+    }
+
+    /// BM25 over `terms` (optional clauses), restricted to documents with
+    /// the term `filter` when given.
+    pub fn query_from(&self, terms: &[Term], filters: &[String]) -> BooleanQuery {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = terms
+            .iter()
+            .map(|t| {
+                let q: Box<dyn Query> =
+                    Box::new(TermQuery::new(t.clone(), IndexRecordOption::WithFreqs));
+                (Occur::Should, q)
+            })
+            .collect();
+        for f in filters {
+            let term = Term::from_field_text(self.fields.terms, f);
             clauses.push((
                 Occur::Must,
                 Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
             ));
         }
-        Ok(BooleanQuery::new(clauses))
+        BooleanQuery::new(clauses)
+    }
+
+    /// The query for `pos` with pruning and an optional filter term.
+    pub fn query_for_with(
+        &self,
+        pos: &Chess,
+        max_df: f32,
+        filter: Option<&str>,
+    ) -> Result<BooleanQuery, Error> {
+        let filters: Vec<String> = filter.map(String::from).into_iter().collect();
+        Ok(self.query_from(&self.query_terms(pos, max_df)?, &filters))
     }
 
     /// The plain query (every term, no filter), as the papers ran it.
     pub fn query_for(&self, pos: &Chess) -> BooleanQuery {
-        self.query_for_with(pos, 1.0, false)
+        self.query_for_with(pos, 1.0, None)
             .expect("no doc_freq lookups without pruning")
     }
 
@@ -108,10 +148,28 @@ impl AdvisorIndex {
 
     /// The `k` games with the positions most like `pos`.
     pub fn similar_with(&self, pos: &Chess, o: &QueryOptions) -> Result<Vec<Hit>, Error> {
-        let mut hits = self.ranked(pos, o, o.material_filter)?;
-        if o.material_filter && hits.len() < o.k {
-            // Rare material: fall back to every position.
-            hits = self.ranked(pos, o, false)?;
+        // Same material pawns included, else same pieces, else anything:
+        // the first filter that leaves enough games.
+        let filters: Vec<Vec<String>> = if o.material_filter {
+            vec![
+                vec![
+                    terms::meta::pawn_structure_term(pos),
+                    terms::meta::material_term(pos),
+                ],
+                vec![terms::meta::full_material_term(pos)],
+                vec![terms::meta::material_term(pos)],
+                vec![],
+            ]
+        } else {
+            vec![vec![]]
+        };
+        let terms = self.query_terms(pos, o.max_df)?;
+        let mut hits = Vec::new();
+        for f in &filters {
+            hits = self.ranked(&self.query_from(&terms, f), o)?;
+            if hits.len() >= o.k {
+                break;
+            }
         }
         let mut out: Vec<Hit> = self
             .exact(pos)
@@ -146,13 +204,10 @@ impl AdvisorIndex {
     }
 
     /// BM25 hits, best per game, in score order.
-    fn ranked(&self, pos: &Chess, o: &QueryOptions, material: bool) -> Result<Vec<Hit>, Error> {
+    fn ranked(&self, query: &BooleanQuery, o: &QueryOptions) -> Result<Vec<Hit>, Error> {
         let searcher = self.reader.searcher();
-        let query = self.query_for_with(pos, o.max_df, material)?;
-        let top: Vec<(f32, DocAddress)> = searcher.search(
-            &query,
-            &TopDocs::with_limit(o.fetch.max(1)).order_by_score(),
-        )?;
+        let top: Vec<(f32, DocAddress)> =
+            searcher.search(query, &TopDocs::with_limit(o.fetch.max(1)).order_by_score())?;
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         let mut columns = HashMap::new();
@@ -194,7 +249,7 @@ impl AdvisorIndex {
                 ply: ply as u16,
                 score,
                 exact: false,
-                next: cols.2.first(addr.doc_id).map(|n| n as u16),
+                next: cols.2.first(addr.doc_id),
             });
         }
         Ok(out)
@@ -220,6 +275,9 @@ impl AdvisorIndex {
             .collect()
     }
 }
+
+/// Query clauses kept at most (the rarest terms).
+pub const MAX_QUERY_TERMS: usize = 48;
 
 /// How to retrieve.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move, Position, Role, Square};
 
 use crate::pgn::{GameRecord, GameResult};
 use crate::Error;
@@ -21,6 +21,25 @@ pub fn encode_move(m: Move) -> u16 {
     let from = m.from().map_or(0, |s| s as u16);
     let promo = m.promotion().map_or(0, |r| r as u16);
     from | ((m.to() as u16) << 6) | (promo << 12)
+}
+
+/// A move and the role of the piece that made it, for the `next` field of a
+/// document: the move code in the low 16 bits, the role (1-6) above.
+pub fn encode_played(m: Move) -> u64 {
+    encode_move(m) as u64 | ((m.role() as u64) << 16)
+}
+
+/// What `encode_played` packed: (from, to, promotion, role).
+pub fn decode_played(v: u64) -> Option<(Square, Square, Option<Role>, Role)> {
+    let code = v as u16;
+    let from = Square::new((code & 63) as u32);
+    let to = Square::new(((code >> 6) & 63) as u32);
+    let promo = match (code >> 12) & 7 {
+        0 => None,
+        r => Some(Role::try_from(r as u8).ok()?),
+    };
+    let role = Role::try_from(((v >> 16) & 7) as u8).ok()?;
+    Some((from, to, promo, role))
 }
 
 /// The legal move of `pos` with this code.

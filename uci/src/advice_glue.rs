@@ -95,3 +95,68 @@ impl RootAdvice for Poller {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mach_advisor::service::Response;
+
+    fn advice_with(uci: &str) -> Advice {
+        let pos = shakmaty::Chess::default();
+        let mv = board::parse_uci_move(&pos, uci).unwrap();
+        Advice {
+            moves: vec![mach_advisor::advice::Suggestion {
+                mv,
+                games: 3,
+                wins: 1,
+                draws: 1,
+                losses: 1,
+                weight: 1.0,
+            }],
+            ..Advice::default()
+        }
+    }
+
+    #[test]
+    fn stale_answers_are_ignored() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        tx.send(Response {
+            id: 1,
+            advice: Ok(advice_with("d2d4")),
+        })
+        .unwrap();
+        tx.send(Response {
+            id: 2,
+            advice: Ok(advice_with("e2e4")),
+        })
+        .unwrap();
+        let got = wait(&rx, 2, Duration::from_millis(100)).unwrap().unwrap();
+        assert_eq!(board::uci(got.moves[0].mv, false), "e2e4");
+        // The poller too: an answer for another search gives nothing.
+        tx.send(Response {
+            id: 7,
+            advice: Ok(advice_with("d2d4")),
+        })
+        .unwrap();
+        let p = Poller {
+            rx: rx.clone(),
+            id: 8,
+            weight: 50,
+            chess960: false,
+            done: Mutex::new(false),
+        };
+        assert!(p.poll().is_none());
+        tx.send(Response {
+            id: 8,
+            advice: Ok(advice_with("g1f3")),
+        })
+        .unwrap();
+        let b = p.poll().unwrap();
+        assert_eq!(
+            (board::uci(b[0].0, false), b[0].1),
+            ("g1f3".to_string(), 50)
+        );
+        assert!(p.poll().is_none(), "delivered once");
+        assert!(wait(&rx, 9, Duration::from_millis(10)).is_none());
+    }
+}

@@ -40,6 +40,27 @@ pub fn material_term(pos: &Chess) -> String {
     format!("mat:{:x}", material_signature(pos) & NON_PAWN_MASK)
 }
 
+/// The whole material signature (pawns included) as a term, `matp:<hex>`:
+/// the stricter filter tried first.
+pub fn full_material_term(pos: &Chess) -> String {
+    format!("matp:{:x}", material_signature(pos))
+}
+
+/// The exact pawn skeleton (every pawn of both sides on its square) as a
+/// term, `pawns:<hex>`: positions with the same pawns are strategically the
+/// closest relatives, and the term is selective, so retrieval tries it
+/// first.
+pub fn pawn_structure_term(pos: &Chess) -> String {
+    let b = pos.board();
+    let white = (b.pawns() & b.white()).0;
+    let black = (b.pawns() & b.black()).0;
+    // Mix the two bitboards into one 64-bit key (collisions are harmless:
+    // the term only narrows the candidates that BM25 then ranks).
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black.rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    format!("pawns:{h:x}")
+}
+
 /// Mask of the non-pawn counts in [`material_signature`].
 const NON_PAWN_MASK: u64 = 0x0ffff_0ffff;
 

@@ -72,6 +72,8 @@ pub fn write_document(pos: &Chess, out: &mut String) {
     }
     push(out, &meta::side_term(pos));
     push(out, &meta::material_term(pos));
+    push(out, &meta::full_material_term(pos));
+    push(out, &meta::pawn_structure_term(pos));
 }
 
 /// The terms of a query for `pos`: everything but reach, once each.

@@ -1,0 +1,188 @@
+//! The advisor in play, through the real binary and a real index built by
+//! `mach index` from the fixture PGN.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{field, pv_first, Engine, LONG};
+
+/// Builds (once per test run) an index of `books/fixtures/awkward.pgn`.
+fn fixture_index() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("mach-uci-advisor-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let pgn = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books/fixtures/awkward.pgn");
+        let out = Command::new(env!("CARGO_BIN_EXE_mach"))
+            .args([
+                "index",
+                pgn.to_str().unwrap(),
+                "--out",
+                dir.to_str().unwrap(),
+                "--threads",
+                "1",
+                "--heap",
+                "32",
+            ])
+            .output()
+            .expect("run mach index");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        dir
+    })
+    .clone()
+}
+
+/// The fixture's first game (a Ruy Lopez), as UCI moves.
+const RUY_LOPEZ: &[&str] = &[
+    "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5",
+    "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6b8", "d2d4", "b8d7", "b1d2", "c8b7", "b3c2", "f8e8",
+    "d2f1", "e7f8", "f1g3", "g7g6", "a2a4", "c7c5", "d4d5", "c5c4", "c1g5", "h7h6", "g5e3", "d7c5",
+    "d1d2", "h6h5", "e3g5", "f8e7",
+];
+
+fn engine_with(index: Option<&PathBuf>, advisor: bool, weight: i32) -> Engine {
+    let mut e = Engine::start();
+    e.handshake();
+    match index {
+        Some(dir) => e.send(&format!(
+            "setoption name AdvisorIndex value {}",
+            dir.display()
+        )),
+        None => e.send("setoption name AdvisorIndex value /nonexistent/mach-index"),
+    }
+    e.send(&format!("setoption name Advisor value {advisor}"));
+    e.send(&format!("setoption name AdviceWeight value {weight}"));
+    e.send("isready");
+    e.expect("readyok", LONG, |l| l == "readyok");
+    e
+}
+
+fn best_at(e: &mut Engine, plies: usize, depth: u32) -> (String, Vec<String>) {
+    e.send("ucinewgame");
+    e.send(&format!(
+        "position startpos moves {}",
+        RUY_LOPEZ[..plies].join(" ")
+    ));
+    e.send(&format!("go depth {depth}"));
+    e.bestmove(LONG)
+}
+
+#[test]
+fn large_advice_weight_plays_the_grandmaster_move_and_no_advisor_does_not() {
+    let index = fixture_index();
+    let mut plain = engine_with(Some(&index), false, 0);
+    let mut advised = engine_with(Some(&index), true, 600);
+    // The first position (from move 13 on) where the engine alone, at depth
+    // 5, does not play the grandmaster's move.
+    let mut tried = 0;
+    for plies in 24..RUY_LOPEZ.len() {
+        let gm = RUY_LOPEZ[plies];
+        let (own, before) = best_at(&mut plain, plies, 5);
+        assert!(
+            before.iter().all(|l| !l.contains("advisor ")),
+            "Advisor=false must not advise"
+        );
+        if own == gm {
+            continue;
+        }
+        tried += 1;
+        let (with, before) = best_at(&mut advised, plies, 5);
+        let line = before
+            .iter()
+            .find(|l| l.starts_with("info string advisor "))
+            .expect("an advisor line");
+        assert!(line.contains(gm), "{line}");
+        assert_eq!(
+            with, gm,
+            "after {plies} plies the advice {line} was not followed"
+        );
+        break;
+    }
+    assert!(
+        tried > 0,
+        "the engine agreed with the grandmaster everywhere: pick another game"
+    );
+}
+
+#[test]
+fn a_missing_index_is_harmless() {
+    let mut e = engine_with(None, true, 100);
+    e.send("position startpos moves e2e4");
+    e.send("go depth 4");
+    let (best, before) = e.bestmove(LONG);
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string advisor disabled")),
+        "{before:#?}"
+    );
+    assert_eq!(best.len(), 4);
+}
+
+#[test]
+fn infinite_and_stop_behave_as_without_advice() {
+    let index = fixture_index();
+    let mut e = engine_with(Some(&index), true, 30);
+    e.send(&format!(
+        "position startpos moves {}",
+        RUY_LOPEZ[..30].join(" ")
+    ));
+    e.send("go infinite");
+    e.expect("depth 5", LONG, |l| {
+        field(l, "depth").is_some_and(|d| d.parse::<u32>().unwrap() >= 5)
+    });
+    e.expect_none(
+        "bestmove before stop",
+        std::time::Duration::from_millis(300),
+        |l| l.starts_with("bestmove"),
+    );
+    e.send("stop");
+    let (best, _) = e.bestmove(LONG);
+    let last_pv = e
+        .seen
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap()
+        .clone();
+    assert_eq!(pv_first(&last_pv).unwrap(), best);
+    e.send("isready");
+    let (_, after) = e.expect("readyok", LONG, |l| l == "readyok");
+    assert!(
+        after.iter().all(|l| !l.starts_with("bestmove")),
+        "exactly one bestmove"
+    );
+}
+
+#[test]
+fn advisor_off_searches_exactly_like_no_advisor() {
+    let index = fixture_index();
+    let last_info = |e: &mut Engine| {
+        e.send(&format!(
+            "position startpos moves {}",
+            RUY_LOPEZ[..26].join(" ")
+        ));
+        e.send("go depth 9");
+        let (_, before) = e.bestmove(LONG);
+        let l = before
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone();
+        (
+            field(&l, "nodes").unwrap().to_string(),
+            pv_first(&l).unwrap(),
+        )
+    };
+    let mut off = engine_with(Some(&index), false, 100);
+    let mut none = engine_with(None, false, 100);
+    assert_eq!(last_info(&mut off), last_info(&mut none));
+}
