@@ -198,74 +198,73 @@ fn build_into(
     let mut games_read = 0u64;
     let mut games_indexed = 0u64;
 
-    let (keys, terms, docs) =
-        std::thread::scope(|s| -> Result<(Vec<PathBuf>, u64, u64), Error> {
-            let mut workers = Vec::new();
-            for worker in 0..threads {
-                let rx = rx.clone();
-                let writer = &writer;
-                workers.push(s.spawn(move || {
-                    encode_games(rx, writer, fields, skip_plies, progress, tmp, worker)
-                }));
-            }
-            drop(rx);
-            let mut read_error = None;
-            'files: for path in &opts.inputs {
-                let file = File::open(path)
-                    .map_err(|e| Error::Input(format!("cannot open {}: {e}", path.display())))?;
-                let input = BufReader::with_capacity(
-                    1 << 20,
-                    CountingReader {
-                        inner: file,
-                        counter,
-                    },
-                );
-                let mut send_failed = false;
-                let r = read_games(input, |g| {
-                    if opts.max_games.is_some_and(|m| games_read >= m) {
+    let (keys, terms, docs) = std::thread::scope(|s| -> Result<(Vec<PathBuf>, u64, u64), Error> {
+        let mut workers = Vec::new();
+        for worker in 0..threads {
+            let rx = rx.clone();
+            let writer = &writer;
+            workers.push(s.spawn(move || {
+                encode_games(rx, writer, fields, skip_plies, progress, tmp, worker)
+            }));
+        }
+        drop(rx);
+        let mut read_error = None;
+        'files: for path in &opts.inputs {
+            let file = File::open(path)
+                .map_err(|e| Error::Input(format!("cannot open {}: {e}", path.display())))?;
+            let input = BufReader::with_capacity(
+                1 << 20,
+                CountingReader {
+                    inner: file,
+                    counter,
+                },
+            );
+            let mut send_failed = false;
+            let r = read_games(input, |g| {
+                if opts.max_games.is_some_and(|m| games_read >= m) {
+                    return;
+                }
+                games_read += 1;
+                if let Some(t) = g.trouble {
+                    *troubles.entry(t.describe().to_string()).or_default() += 1;
+                }
+                if let Some(record) = g.game {
+                    let id = (first_id + games_indexed) as u32;
+                    if let Err(e) = games_out.write(&record) {
+                        read_error.get_or_insert(e);
                         return;
                     }
-                    games_read += 1;
-                    if let Some(t) = g.trouble {
-                        *troubles.entry(t.describe().to_string()).or_default() += 1;
+                    games_indexed += 1;
+                    progress.games.fetch_add(1, Relaxed);
+                    if tx.send((id, record)).is_err() {
+                        send_failed = true;
                     }
-                    if let Some(record) = g.game {
-                        let id = (first_id + games_indexed) as u32;
-                        if let Err(e) = games_out.write(&record) {
-                            read_error.get_or_insert(e);
-                            return;
-                        }
-                        games_indexed += 1;
-                        progress.games.fetch_add(1, Relaxed);
-                        if tx.send((id, record)).is_err() {
-                            send_failed = true;
-                        }
-                    }
-                });
-                if let Err(e) = r {
-                    read_error.get_or_insert(Error::Input(format!("{}: {e}", path.display())));
-                    break 'files;
                 }
-                if send_failed {
-                    break;
-                }
+            });
+            if let Err(e) = r {
+                read_error.get_or_insert(Error::Input(format!("{}: {e}", path.display())));
+                break 'files;
             }
-            drop(tx);
-            let mut keys = Vec::new();
-            let (mut terms, mut docs) = (0, 0);
-            for w in workers {
-                let (k, t, d) = w
-                    .join()
-                    .map_err(|_| Error::Input("an encoder thread failed".into()))??;
-                keys.push(k);
-                terms += t;
-                docs += d;
+            if send_failed {
+                break;
             }
-            if let Some(e) = read_error {
-                return Err(e);
-            }
-            Ok((keys, terms, docs))
-        })?;
+        }
+        drop(tx);
+        let mut keys = Vec::new();
+        let (mut terms, mut docs) = (0, 0);
+        for w in workers {
+            let (k, t, d) = w
+                .join()
+                .map_err(|_| Error::Input("an encoder thread failed".into()))??;
+            keys.push(k);
+            terms += t;
+            docs += d;
+        }
+        if let Some(e) = read_error {
+            return Err(e);
+        }
+        Ok((keys, terms, docs))
+    })?;
 
     let mut writer = writer;
     writer.commit()?;

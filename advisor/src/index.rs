@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use tantivy::columnar::Column;
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST};
 use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
 use tantivy::{Index, IndexReader, ReloadPolicy};
@@ -152,6 +153,18 @@ pub struct AdvisorIndex {
     pub keys: Keys,
     /// Document frequency of each query term seen so far.
     pub df_cache: std::sync::Mutex<std::collections::HashMap<String, u64>>,
+    /// The fast fields of each segment, opened once: loading a column
+    /// reads its whole block table, milliseconds on a large index.
+    pub columns: Vec<Columns>,
+}
+
+/// One segment's fast fields.
+pub struct Columns {
+    pub game: Column<u64>,
+    pub ply: Column<u64>,
+    pub next: Column<u64>,
+    pub elo: Column<u64>,
+    pub year: Column<u64>,
 }
 
 impl AdvisorIndex {
@@ -174,6 +187,21 @@ impl AdvisorIndex {
             .map_err(|e| Error::Corrupt(format!("cannot read the tantivy index: {e}")))?;
         let games = Games::open(dir)?;
         let keys = Keys::open(dir)?;
+        let mut columns = Vec::new();
+        for segment in reader.searcher().segment_readers() {
+            let ff = segment.fast_fields();
+            let col = |name: &str| {
+                ff.u64(name)
+                    .map_err(|e| Error::Corrupt(format!("fast field {name}: {e}")))
+            };
+            columns.push(Columns {
+                game: col("game")?,
+                ply: col("ply")?,
+                next: col("next")?,
+                elo: col("elo")?,
+                year: col("year")?,
+            });
+        }
         if games.len() as u64 != meta.games {
             return Err(Error::Corrupt(format!(
                 "meta.txt says {} games, the store has {}",
@@ -190,6 +218,7 @@ impl AdvisorIndex {
             games,
             keys,
             df_cache: Default::default(),
+            columns,
         })
     }
 

@@ -44,6 +44,12 @@ pub struct Args {
     /// Keep every query term, and do not require the same material (the papers' plain query).
     #[arg(long)]
     plain: bool,
+    /// Drop query terms found in more than this share of the documents.
+    #[arg(long, default_value_t = 0.01)]
+    max_df: f32,
+    /// Do not narrow the candidates by pawn structure and material.
+    #[arg(long)]
+    no_filter: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -81,7 +87,8 @@ fn query_options(a: &Args) -> Result<QueryOptions, String> {
         k: a.top,
         min_elo: a.min_elo,
         years,
-        ..QueryOptions::default()
+        max_df: a.max_df,
+        material_filter: !a.no_filter,
     };
     if a.plain {
         o.max_df = 1.0;

@@ -21,6 +21,8 @@ pub const LONG: Duration = Duration::from_secs(30);
 impl Engine {
     pub fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mach"))
+            // Hermetic: never the user's own default index.
+            .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
