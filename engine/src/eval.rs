@@ -9,15 +9,6 @@ use crate::psqt::{
     TEMPO,
 };
 
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
-
 /// Material plus piece-square value of each piece on each square, per colour,
 /// folded at compile time so evaluation is one table read per piece.
 struct Tables {
@@ -80,7 +71,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
         let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
         let mut side = Weight { mg: 0, eg: 0 };
 
-        for (r, role) in ROLES.into_iter().enumerate() {
+        for (r, role) in Role::ALL.into_iter().enumerate() {
             for sq in board.by_role(role) & ours {
                 let s = sq as usize;
                 side.mg += TABLES.mg[ci][r][s];

@@ -119,13 +119,7 @@ impl Searcher<'_> {
         }
 
         self.move_bufs[ply] = picker.into_buffer();
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
             key,
             Entry {

@@ -294,13 +294,7 @@ impl Searcher<'_> {
             return eval;
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.shared.tt.store(
             key,
             Entry {

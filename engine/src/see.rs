@@ -86,14 +86,7 @@ fn attackers_to(pos: &Chess, sq: shakmaty::Square, occupied: Bitboard) -> Bitboa
 
 fn least_valuable(pos: &Chess, set: Bitboard) -> Option<(Role, shakmaty::Square)> {
     let b = pos.board();
-    for role in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ] {
+    for role in Role::ALL {
         if let Some(sq) = (set & b.by_role(role)).first() {
             return Some((role, sq));
         }

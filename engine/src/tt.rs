@@ -19,6 +19,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search result says about the true score: at least `best`
+    /// (it failed high), exactly `best` (it raised alpha), or at most.
+    pub fn of(best: i32, original_alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub mv: MoveCode,

@@ -28,8 +28,8 @@ pub struct Args {
     /// Add the games to an existing index.
     #[arg(long)]
     append: bool,
-    /// Indexing memory in MiB.
-    #[arg(long, default_value_t = 600)]
+    /// Indexing memory in MiB (tantivy's arenas; the whole build peaks near 2 GB on the full database).
+    #[arg(long, default_value_t = 300)]
     heap: usize,
     /// Index only the first N games (hold the rest out, e.g. for `mach advise --eval`).
     #[arg(long, value_name = "N")]
