@@ -58,6 +58,8 @@ const INCREMENT_SHARE: f64 = 0.75;
 pub struct TimeManager {
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// `go movetime`: the user asked for this much time; use it all.
+    fixed: bool,
 }
 
 impl TimeManager {
@@ -70,6 +72,7 @@ impl TimeManager {
             return TimeManager {
                 soft: Some(ms(hard)),
                 hard: Some(ms(hard)),
+                fixed: true,
             };
         }
         let (time, inc) = match us {
@@ -95,6 +98,7 @@ impl TimeManager {
         TimeManager {
             soft: Some(ms(soft.max(1.0))),
             hard: Some(ms(hard.max(1.0))),
+            fixed: false,
         }
     }
 
@@ -115,6 +119,7 @@ impl TimeManager {
     /// Past the soft limit scaled by `scale` (best-move instability): do not
     /// start another iteration.
     pub fn soft_exceeded(&self, elapsed: Option<Duration>, scale: f64) -> bool {
+        let scale = if self.fixed { 1.0 } else { scale };
         match (self.soft, elapsed) {
             (Some(s), Some(e)) => e.as_secs_f64() >= s.as_secs_f64() * scale,
             _ => false,
@@ -173,6 +178,8 @@ mod tests {
         };
         let m = TimeManager::new(&limits, Color::Black, Duration::from_millis(30));
         assert_eq!(m.hard(), Some(Duration::from_millis(970)));
+        // A stable best move does not cut a movetime search short.
+        assert!(!m.soft_exceeded(Some(Duration::from_millis(700)), 0.6));
         let m = TimeManager::new(&Limits::depth(5), Color::White, Duration::from_millis(30));
         assert!(m.hard().is_none() && !m.hard_exceeded(Some(Duration::from_secs(1000))));
     }
