@@ -294,7 +294,7 @@ impl Default for QueryOptions {
     fn default() -> Self {
         QueryOptions {
             fetch: 1000,
-            k: 10,
+            k: 30,
             max_df: 0.01,
             material_filter: true,
             min_elo: None,

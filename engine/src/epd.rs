@@ -106,3 +106,51 @@ mod tests {
         assert!(parse_line("8/8/8/8/8/8/8/8 w - - bm e4;").is_err());
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::parse_line;
+    use crate::board::{from_fen, parse_uci_move};
+
+    /// Deterministic mutation fuzzing of the FEN, UCI-move and EPD parsers:
+    /// whatever the input, an `Err`, never a panic.
+    #[test]
+    fn parsers_never_panic_on_mutated_input() {
+        let seeds = [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - ; bm Qd1 + ; id BK.01",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66",
+        ];
+        let alphabet = b"pnbrqkPNBRQK12345678/ -wbKQkqe3;bmamid\"0x";
+        let mut state = 0x5851_f42d_4c95_7f2du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for i in 0..20_000 {
+            let seed = seeds[i % seeds.len()];
+            let mut b = seed.as_bytes().to_vec();
+            for _ in 0..(1 + next() % 4) {
+                let at = (next() % (b.len() as u64 + 1)) as usize;
+                let c = alphabet[(next() % alphabet.len() as u64) as usize];
+                match next() % 3 {
+                    0 if at < b.len() => b[at] = c,
+                    1 if at < b.len() => {
+                        b.remove(at);
+                    }
+                    _ => b.insert(at, c),
+                }
+            }
+            let text = String::from_utf8_lossy(&b);
+            let _ = parse_line(&text);
+            if let Ok(pos) = from_fen(&text, i % 2 == 0) {
+                for mv in ["e2e4", "e1g1", "e7e8q", "a1a1", "zz", "e1h1"] {
+                    let _ = parse_uci_move(&pos, mv);
+                }
+            }
+        }
+    }
+}

@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long)]
     index: Option<PathBuf>,
     /// Games to retrieve.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 30)]
     top: usize,
     /// BM25 hits fetched before keeping the best per game.
     #[arg(long, default_value_t = 1000)]

@@ -89,7 +89,7 @@ impl Controller {
             advisor_on: options::advisor_default(),
             advisor_index: options::default_index(),
             advice_weight: 25,
-            advisor_topk: 10,
+            advisor_topk: 30,
             advisor: None,
             advisor_failed: false,
             next_request: 1,

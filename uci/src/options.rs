@@ -86,7 +86,7 @@ pub const OPTIONS: &[OptionDef] = &[
     OptionDef {
         name: "AdvisorTopK",
         kind: Kind::Spin {
-            default: 10,
+            default: 30,
             min: 1,
             max: 200,
         },
