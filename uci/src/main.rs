@@ -10,6 +10,7 @@ mod cmd_epd;
 mod cmd_index;
 mod cmd_perft;
 mod controller;
+mod matchrun;
 mod options;
 mod output;
 mod paths;
@@ -41,6 +42,8 @@ enum Cmd {
     Epd(cmd_epd::Args),
     /// The grandmaster positions most like a position, and what was played there.
     Advise(cmd_advise::Args),
+    /// Play a match between two UCI engines (or --advice-vs-none).
+    Match(matchrun::Args),
     /// Index grandmaster games for the advisor (default: the default database).
     Index(cmd_index::Args),
 }
@@ -57,6 +60,7 @@ fn main() {
         Some(Cmd::Epd(args)) => cmd_epd::run(&args),
         Some(Cmd::Index(args)) => cmd_index::run(&args),
         Some(Cmd::Advise(args)) => cmd_advise::run(&args),
+        Some(Cmd::Match(args)) => matchrun::run(&args),
     };
     if let Err(e) = result {
         eprintln!("mach: {e}");

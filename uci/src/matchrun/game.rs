@@ -1,0 +1,266 @@
+//! One game between two engine processes. The runner keeps the clocks; the
+//! rules (mate, stalemate, threefold, fifty moves, insufficient material)
+//! are judged with shakmaty; a flag fall, an illegal move, a crash or a hang
+//! loses the game for that engine and is recorded as the termination.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use shakmaty::{
+    fen::Fen, uci::UciMove, zobrist::Zobrist64, CastlingMode, Chess, Color, EnPassantMode, Move,
+    Position,
+};
+
+use super::engine_proc::{EngineProc, Failure};
+use super::openings::Opening;
+
+/// How each move is limited.
+#[derive(Clone, Copy, Debug)]
+pub enum Control {
+    /// Base time and increment, in milliseconds.
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+    },
+    Nodes(u64),
+    Depth(u32),
+    MoveTime(u64),
+}
+
+impl Control {
+    /// The PGN `TimeControl` tag value.
+    pub fn tag(&self) -> String {
+        match self {
+            Control::Clock { base_ms, inc_ms } => {
+                format!("{}+{}", *base_ms as f64 / 1000.0, *inc_ms as f64 / 1000.0)
+            }
+            Control::Nodes(n) => format!("nodes={n}"),
+            Control::Depth(d) => format!("depth={d}"),
+            Control::MoveTime(ms) => format!("{}/move", *ms as f64 / 1000.0),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    pub fn pgn(&self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    fn loss_for(side: Color) -> GameResult {
+        match side {
+            Color::White => GameResult::BlackWins,
+            Color::Black => GameResult::WhiteWins,
+        }
+    }
+}
+
+pub struct Played {
+    pub result: GameResult,
+    /// Why the game ended, as in PGN `Termination` ("normal", "time forfeit", ...),
+    /// with a detail for people.
+    pub termination: String,
+    pub detail: String,
+    pub start: Chess,
+    pub start_fen: Option<String>,
+    pub moves: Vec<Move>,
+    /// The engine (white or black) that failed, if one did: it must be restarted.
+    pub failed: Option<Color>,
+}
+
+/// Extra time an engine may take beyond its clock before it counts as hung
+/// (a flag fall is judged on the clock itself).
+const HANG_GRACE: Duration = Duration::from_secs(2);
+/// Per-move limit for node/depth searches before an engine counts as hung.
+const UNTIMED_LIMIT: Duration = Duration::from_secs(60);
+/// Longest game before it is adjudicated a draw.
+const MAX_PLIES: usize = 800;
+
+pub fn play(
+    white: &mut EngineProc,
+    black: &mut EngineProc,
+    opening: &Opening,
+    control: Control,
+) -> Played {
+    let mut pos = opening.start.clone();
+    let mut moves: Vec<Move> = Vec::new();
+    for m in &opening.moves {
+        pos.play_unchecked(*m);
+        moves.push(*m);
+    }
+    let start_fen = opening.fen.clone();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let key = |p: &Chess| p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+    *seen.entry(key(&pos)).or_default() += 1;
+    let (mut wtime, mut btime) = match control {
+        Control::Clock { base_ms, .. } => (base_ms as i64, base_ms as i64),
+        _ => (0, 0),
+    };
+    let _ = white.send("ucinewgame").and_then(|_| white.ready());
+    let _ = black.send("ucinewgame").and_then(|_| black.ready());
+
+    let end = |result, termination: &str, detail: String, moves: Vec<Move>, failed| Played {
+        result,
+        termination: termination.to_string(),
+        detail,
+        start: opening.start.clone(),
+        start_fen: start_fen.clone(),
+        moves,
+        failed,
+    };
+
+    loop {
+        // The rules first.
+        if pos.is_checkmate() {
+            return end(
+                GameResult::loss_for(pos.turn()),
+                "normal",
+                "checkmate".into(),
+                moves,
+                None,
+            );
+        }
+        if pos.is_stalemate() {
+            return end(GameResult::Draw, "normal", "stalemate".into(), moves, None);
+        }
+        if pos.is_insufficient_material() {
+            return end(
+                GameResult::Draw,
+                "normal",
+                "insufficient material".into(),
+                moves,
+                None,
+            );
+        }
+        if pos.halfmoves() >= 100 {
+            return end(
+                GameResult::Draw,
+                "normal",
+                "fifty-move rule".into(),
+                moves,
+                None,
+            );
+        }
+        if seen.get(&key(&pos)).copied().unwrap_or(0) >= 3 {
+            return end(
+                GameResult::Draw,
+                "normal",
+                "threefold repetition".into(),
+                moves,
+                None,
+            );
+        }
+        if moves.len() >= MAX_PLIES {
+            return end(
+                GameResult::Draw,
+                "adjudication",
+                format!("{MAX_PLIES} plies"),
+                moves,
+                None,
+            );
+        }
+
+        let side = pos.turn();
+        let engine = match side {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
+        };
+        let uci: Vec<String> = moves
+            .iter()
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let position = match &start_fen {
+            Some(f) if uci.is_empty() => format!("position fen {f}"),
+            Some(f) => format!("position fen {f} moves {}", uci.join(" ")),
+            None if uci.is_empty() => "position startpos".to_string(),
+            None => format!("position startpos moves {}", uci.join(" ")),
+        };
+        let (go, timeout) = match control {
+            Control::Clock { inc_ms, .. } => {
+                let left = if side == Color::White { wtime } else { btime };
+                (
+                    format!("go wtime {wtime} btime {btime} winc {inc_ms} binc {inc_ms}"),
+                    Duration::from_millis(left.max(0) as u64) + HANG_GRACE,
+                )
+            }
+            Control::Nodes(n) => (format!("go nodes {n}"), UNTIMED_LIMIT),
+            Control::Depth(d) => (format!("go depth {d}"), UNTIMED_LIMIT),
+            Control::MoveTime(ms) => (
+                format!("go movetime {ms}"),
+                Duration::from_millis(ms) + HANG_GRACE,
+            ),
+        };
+        let reply = match engine.go(&position, &go, timeout) {
+            Ok(r) => r,
+            Err(Failure::Timeout) => {
+                let (t, d) = match control {
+                    Control::Clock { .. } => (
+                        "time forfeit",
+                        "no move before its flag fell (hung)".to_string(),
+                    ),
+                    _ => ("unterminated", "no move in time (hung)".to_string()),
+                };
+                return end(GameResult::loss_for(side), t, d, moves, Some(side));
+            }
+            Err(e) => {
+                return end(
+                    GameResult::loss_for(side),
+                    "abandoned",
+                    e.to_string(),
+                    moves,
+                    Some(side),
+                )
+            }
+        };
+        if let Control::Clock { inc_ms, .. } = control {
+            let clock = if side == Color::White {
+                &mut wtime
+            } else {
+                &mut btime
+            };
+            *clock -= reply.elapsed.as_millis() as i64;
+            if *clock < 0 {
+                let d = format!("overstepped by {} ms", -*clock);
+                return end(GameResult::loss_for(side), "time forfeit", d, moves, None);
+            }
+            *clock += inc_ms as i64;
+        }
+        let mv = reply
+            .bestmove
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+            .filter(|m| pos.is_legal(*m));
+        let Some(mv) = mv else {
+            let d = format!("illegal move '{}'", reply.bestmove);
+            return end(
+                GameResult::loss_for(side),
+                "rules infraction",
+                d,
+                moves,
+                Some(side),
+            );
+        };
+        pos.play_unchecked(mv);
+        moves.push(mv);
+        *seen.entry(key(&pos)).or_default() += 1;
+    }
+}
+
+/// The start position of a FEN (standard castling), for openings.
+pub fn position_from_fen(fen: &str) -> Option<Chess> {
+    fen.parse::<Fen>()
+        .ok()?
+        .into_position(CastlingMode::Standard)
+        .ok()
+}

@@ -1,0 +1,109 @@
+//! Openings for matches: EPD (one position per line), PGN (the moves of each
+//! game) or the named-openings TSV of `shared/openings/eco/` (eco, name, moves).
+
+use std::path::Path;
+
+use shakmaty::{san::San, Chess, Move, Position};
+
+use super::game::position_from_fen;
+
+#[derive(Clone, Debug)]
+pub struct Opening {
+    pub name: String,
+    pub start: Chess,
+    /// FEN of the start position, if not the standard one.
+    pub fen: Option<String>,
+    pub moves: Vec<Move>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Epd,
+    Pgn,
+    Tsv,
+}
+
+impl Format {
+    pub fn guess(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()? {
+            "epd" => Some(Format::Epd),
+            "pgn" => Some(Format::Pgn),
+            "tsv" => Some(Format::Tsv),
+            _ => None,
+        }
+    }
+}
+
+/// SAN moves from a movetext like "1. e4 e5 2. Nf3" (move numbers skipped).
+fn san_moves(start: &Chess, text: &str) -> Option<Vec<Move>> {
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    for tok in text.split_whitespace() {
+        let t = tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if t.is_empty() || matches!(t, "*" | "1-0" | "0-1" | "1/2-1/2") {
+            continue;
+        }
+        let m = t.parse::<San>().ok()?.to_move(&pos).ok()?;
+        pos.play_unchecked(m);
+        out.push(m);
+    }
+    Some(out)
+}
+
+pub fn load(path: &Path, format: Format) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    match format {
+        Format::Epd => {
+            for line in String::from_utf8_lossy(&text).lines() {
+                let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+                if fields.len() < 4 {
+                    continue;
+                }
+                let fen = format!("{} 0 1", fields.join(" "));
+                if let Some(start) = position_from_fen(&fen) {
+                    out.push(Opening {
+                        name: fen.clone(),
+                        start,
+                        fen: Some(fen),
+                        moves: Vec::new(),
+                    });
+                }
+            }
+        }
+        Format::Tsv => {
+            for line in String::from_utf8_lossy(&text).lines().skip(1) {
+                let cols: Vec<&str> = line.split('\t').collect();
+                if cols.len() < 3 {
+                    continue;
+                }
+                if let Some(moves) = san_moves(&Chess::default(), cols[2]) {
+                    out.push(Opening {
+                        name: format!("{} {}", cols[0], cols[1]),
+                        start: Chess::default(),
+                        fen: None,
+                        moves,
+                    });
+                }
+            }
+        }
+        Format::Pgn => {
+            mach_advisor::pgn::read_games(&text[..], |g| {
+                if let Some(game) = g.game {
+                    let start = game.start();
+                    out.push(Opening {
+                        name: format!("{} moves", game.moves.len()),
+                        fen: game.fen.clone(),
+                        start,
+                        moves: game.moves,
+                    });
+                }
+            })
+            .map_err(|e| e.to_string())?;
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("no usable opening in {}", path.display()));
+    }
+    Ok(out)
+}

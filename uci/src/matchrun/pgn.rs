@@ -1,0 +1,83 @@
+//! Games as PGN with the tags tools expect.
+
+use shakmaty::{san::SanPlus, Position};
+
+use super::game::Played;
+
+/// Today's date as YYYY.MM.DD (civil date from the Unix clock).
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn quote(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+pub fn game(p: &Played, white: &str, black: &str, round: &str, opening: &str, tc: &str) -> String {
+    let mut out = String::new();
+    let tags = [
+        ("Event", "Mach match".to_string()),
+        ("Site", "?".to_string()),
+        ("Date", today()),
+        ("Round", round.to_string()),
+        ("White", white.to_string()),
+        ("Black", black.to_string()),
+        ("Result", p.result.pgn().to_string()),
+        ("TimeControl", tc.to_string()),
+        ("Opening", opening.to_string()),
+        ("Termination", p.termination.clone()),
+        ("PlyCount", p.moves.len().to_string()),
+    ];
+    for (k, v) in tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", quote(&v)));
+    }
+    if let Some(f) = &p.start_fen {
+        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", quote(f)));
+    }
+    out.push('\n');
+    let mut pos = p.start.clone();
+    let mut line = String::new();
+    for &m in &p.moves {
+        let number = pos.fullmoves().get();
+        if pos.turn().is_white() {
+            line.push_str(&format!("{number}. "));
+        } else if line.is_empty() {
+            line.push_str(&format!("{number}... "));
+        }
+        line.push_str(&SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        line.push(' ');
+    }
+    line.push_str(&format!(
+        "{{{}}} {}",
+        p.detail.replace(['{', '}'], ""),
+        p.result.pgn()
+    ));
+    // Wrap movetext at about 80 columns.
+    let mut width = 0;
+    for word in line.split(' ') {
+        if width + word.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out.push_str("\n\n");
+    out
+}
