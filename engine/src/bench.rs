@@ -179,5 +179,34 @@ mod tests {
         assert_eq!(r.best, Some(only));
     }
 
+    #[test]
+    fn advice_on_a_mating_line_never_hangs_the_search() {
+        // Regression: mate score + bonus once exceeded INFINITE and the
+        // aspiration loop failed high forever (at depth 1, where the main
+        // thread does not stop). Run in a thread so a hang fails the test.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+            let pos = from_fen(fen, false).unwrap();
+            let bonus: Vec<_> = pos.legal_moves().into_iter().map(|m| (m, 900)).collect();
+            let mut engine = Engine::new(8, 1);
+            let options = SearchOptions {
+                root_bonus: bonus,
+                ..SearchOptions::default()
+            };
+            let control = SearchControl::new(false, Instant::now());
+            let r = engine.search(&pos, &[], &Limits::depth(6), &options, &control, &Silent);
+            let _ = tx.send(r);
+        });
+        let r = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the search hung");
+        assert_eq!(
+            crate::score::DisplayScore::from_score(r.score),
+            crate::score::DisplayScore::Mate(1)
+        );
+        assert_eq!(crate::board::uci(r.best.unwrap(), false), "a1a8");
+    }
+
     use shakmaty::Chess;
 }

@@ -7,7 +7,7 @@ use crate::board;
 use crate::ordering::{is_tactical, MovePicker};
 use crate::params::*;
 use crate::report::{Info, Reporter};
-use crate::score::{DisplayScore, INFINITE, MATE_BOUND, MAX_PLY};
+use crate::score::{is_mate, DisplayScore, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::thread::{lmr, RootMove, Searcher};
 use crate::tt::Bound;
 
@@ -117,7 +117,12 @@ impl Searcher<'_> {
                     score = -self.search(&child, child_key, new_depth, 1, -b, -a, false);
                 }
             }
-            score += bonus;
+            // A forced mate is a fact: advice does not change it. Other scores
+            // with their bonus stay inside the mate bounds, so a root score
+            // never reaches INFINITE (the aspiration loop relies on that).
+            if !is_mate(score) {
+                score = (score + bonus).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            }
             self.keys.pop();
             if self.stopped {
                 return best;
@@ -196,12 +201,13 @@ impl Searcher<'_> {
                     }
                     // Stable sort: best first, moves that only failed low keep their order.
                     self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
-                    if score <= alpha {
+                    if score <= alpha && alpha > -INFINITE {
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INFINITE);
-                    } else if score >= beta {
+                    } else if score >= beta && beta < INFINITE {
                         beta = (score + delta).min(INFINITE);
                     } else {
+                        // Inside the window, or the window cannot widen further.
                         break;
                     }
                     delta += delta;
