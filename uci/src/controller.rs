@@ -88,7 +88,7 @@ impl Controller {
             chess960: false,
             advisor_on: options::advisor_default(),
             advisor_index: options::default_index(),
-            advice_weight: 25,
+            advice_weight: 10,
             advisor_topk: 30,
             advisor: None,
             advisor_failed: false,

@@ -198,11 +198,9 @@ pub fn run(a: &Args) -> Result<(), String> {
     if a.advice_vs_none {
         let shared = paths::shared_dir(a.shared.as_deref())?;
         let index = paths::default_index_dir();
-        if !index.join("meta.txt").is_file() {
-            eprintln!(
-                "building the default index at {} (first use)...",
-                index.display()
-            );
+        // Missing, from an older Mach, or damaged: (re)build it.
+        if let Err(e) = mach_advisor::AdvisorIndex::open(&index) {
+            eprintln!("building the default index at {} ({e})...", index.display());
             let opts = mach_advisor::build::BuildOptions {
                 inputs: vec![shared.join(paths::DEFAULT_DATABASE)],
                 out: index.clone(),
