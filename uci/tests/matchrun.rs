@@ -110,8 +110,9 @@ fn broken_engines_lose_with_the_right_termination_and_the_match_goes_on() {
             "rules infraction (illegal move 'a1a1')",
         ),
         (
+            // Hangs in a child process: the whole process group must go.
             "sleeper",
-            "exec sleep 1000",
+            "sleep 1000 & echo $! >> \"$0.pids\"; wait",
             "time forfeit (no move before its flag fell (hung))",
         ),
     ] {
@@ -134,4 +135,83 @@ fn broken_engines_lose_with_the_right_termination_and_the_match_goes_on() {
             "{name}: {out}"
         );
     }
+    // The sleeper's children were killed with it, not left behind.
+    let pids = std::fs::read_to_string(dir.join("sleeper.pids")).unwrap();
+    assert_eq!(pids.lines().count(), 2, "{pids}");
+    for pid in pids.lines() {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        assert!(
+            status.is_empty() || status.contains("State:\tZ"),
+            "child {pid} of a hung engine still runs:\n{status}"
+        );
+    }
+}
+
+#[test]
+fn adjudication_ends_decided_and_dead_drawn_games() {
+    let dir = temp("adjudicate");
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"queen odds\";\n\
+         4k3/7r/8/8/8/8/R7/4K3 w - - id \"rooks\";\n",
+    )
+    .unwrap();
+    let pgn = dir.join("games.pgn");
+    let out = run_match(&[
+        "--engine",
+        &format!("cmd={}", mach()),
+        "name=A",
+        "--engine",
+        &format!("cmd={}", mach()),
+        "name=B",
+        "--openings",
+        book.to_str().unwrap(),
+        "--sequential",
+        "--games",
+        "4",
+        "--nodes",
+        "3000",
+        "--adjudicate",
+        "resign_moves=2",
+        "resign_score=500",
+        "draw_from=1",
+        "draw_moves=3",
+        "draw_score=100",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(out.contains("score     +1 =2 -1"), "{out}");
+    assert!(
+        out.contains("ended     2 x adjudication (resign: both engines scored White at 500 cp or more for 2 moves)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ended     2 x adjudication (draw: both engines within 100 cp for 3 moves)"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"adjudication\"]").count(),
+        4,
+        "{text}"
+    );
+    // Queen odds: both games over after 2 moves each.
+    assert_eq!(text.matches("[PlyCount \"4\"]").count(), 2, "{text}");
+}
+
+#[test]
+fn bad_adjudicate_words_are_refused_clearly() {
+    let out = Command::new(mach())
+        .args([
+            "match",
+            "--advice-vs-none",
+            "--adjudicate",
+            "resign_moves=0",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("resign_moves"), "{err}");
 }

@@ -40,6 +40,38 @@ impl std::fmt::Display for Failure {
 pub struct Reply {
     pub bestmove: String,
     pub elapsed: Duration,
+    /// The last score it reported, in centipawns from its own side, mates as
+    /// +-[`MATE_CP`] less the distance; `None` if it reported none.
+    pub score: Option<i32>,
+}
+
+/// The centipawn value given to a reported mate (less its distance in moves),
+/// so that adjudication treats mates as the largest scores.
+pub const MATE_CP: i32 = 100_000;
+
+/// The score of an `info` line (`score cp X` or `score mate N`), ignoring
+/// bounds and any MultiPV line but the first.
+fn info_score(line: &str) -> Option<i32> {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    if t.first() != Some(&"info") || t.get(1) == Some(&"string") {
+        return None;
+    }
+    if let Some(i) = t.iter().position(|w| *w == "multipv") {
+        if t.get(i + 1) != Some(&"1") {
+            return None;
+        }
+    }
+    if t.contains(&"lowerbound") || t.contains(&"upperbound") {
+        return None;
+    }
+    let i = t.iter().position(|w| *w == "score")?;
+    let n: i32 = t.get(i + 2)?.parse().ok()?;
+    match *t.get(i + 1)? {
+        "cp" => Some(n.clamp(-MATE_CP / 2, MATE_CP / 2)),
+        "mate" if n > 0 => Some(MATE_CP - n.min(1000)),
+        "mate" => Some(-MATE_CP + (-n).min(1000)),
+        _ => None,
+    }
 }
 
 pub struct EngineProc {
@@ -53,7 +85,11 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 
 impl EngineProc {
     pub fn start(spec: &EngineSpec) -> Result<EngineProc, Failure> {
-        let mut child = Command::new(&spec.cmd)
+        let mut cmd = Command::new(&spec.cmd);
+        // Its own process group, so that a wrapper script's children die with it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -120,6 +156,7 @@ impl EngineProc {
         let start = Instant::now();
         self.send(go)?;
         let deadline = start + timeout;
+        let mut score = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(left) {
@@ -127,11 +164,15 @@ impl EngineProc {
                 Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Failure::Disconnected),
             };
+            if let Some(s) = info_score(&line) {
+                score = Some(s);
+            }
             let mut t = line.split_whitespace();
             if t.next() == Some("bestmove") {
                 return Ok(Reply {
                     bestmove: t.next().unwrap_or("").to_string(),
                     elapsed: start.elapsed(),
+                    score,
                 });
             }
         }
@@ -150,7 +191,48 @@ impl Drop for EngineProc {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+        self.kill();
+    }
+}
+
+impl EngineProc {
+    /// Kills the engine and everything it started (its process group).
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals the process group the
+            // child leads (set up in `start`); it touches no memory of ours.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_from_info_lines() {
+        assert_eq!(
+            info_score("info depth 9 score cp 31 nodes 10 pv e2e4"),
+            Some(31)
+        );
+        assert_eq!(info_score("info depth 9 score cp -250"), Some(-250));
+        assert_eq!(
+            info_score("info depth 9 score mate 3 pv a1a8"),
+            Some(MATE_CP - 3)
+        );
+        assert_eq!(info_score("info depth 9 score mate -2"), Some(-MATE_CP + 2));
+        assert_eq!(info_score("info depth 9 score cp 40 lowerbound"), None);
+        assert_eq!(info_score("info multipv 2 depth 9 score cp 10"), None);
+        assert_eq!(info_score("info multipv 1 depth 9 score cp 10"), Some(10));
+        assert_eq!(info_score("info string score cp x"), None);
+        assert_eq!(info_score("info depth 3 score"), None);
+        assert_eq!(info_score("bestmove e2e4"), None);
+        assert_eq!(info_score("info score cp 99999999"), Some(MATE_CP / 2));
     }
 }

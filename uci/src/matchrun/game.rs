@@ -11,6 +11,7 @@ use shakmaty::{
     Position,
 };
 
+use super::adjudicate::{Adjudication, Judge};
 use super::engine_proc::{EngineProc, Failure};
 use super::openings::Opening;
 
@@ -91,7 +92,10 @@ pub fn play(
     black: &mut EngineProc,
     opening: &Opening,
     control: Control,
+    rules: Adjudication,
 ) -> Played {
+    let mut judge = Judge::new(rules);
+    let mut adjudicated: Option<(GameResult, String)> = None;
     let mut pos = opening.start.clone();
     let mut moves: Vec<Move> = Vec::new();
     for m in &opening.moves {
@@ -159,6 +163,9 @@ pub fn play(
                 moves,
                 None,
             );
+        }
+        if let Some((result, why)) = adjudicated.take() {
+            return end(result, "adjudication", why, moves, None);
         }
         if moves.len() >= MAX_PLIES {
             return end(
@@ -251,6 +258,7 @@ pub fn play(
                 Some(side),
             );
         };
+        adjudicated = judge.record(side, reply.score, pos.fullmoves().get(), mv.is_zeroing());
         pos.play_unchecked(mv);
         moves.push(mv);
         *seen.entry(key(&pos)).or_default() += 1;

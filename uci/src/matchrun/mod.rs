@@ -3,6 +3,7 @@
 //! the clocks; results go to a live progress bar, a summary with Elo, LOS,
 //! pentanomial counts and SPRT, and a PGN file.
 
+mod adjudicate;
 mod engine_proc;
 mod game;
 mod openings;
@@ -16,6 +17,7 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::Color;
 
+use adjudicate::Adjudication;
 use engine_proc::{EngineProc, EngineSpec};
 use game::{Control, GameResult};
 use openings::{Format, Opening};
@@ -65,6 +67,11 @@ pub struct Args {
     /// SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05 (stops when decided).
     #[arg(long, num_args = 4, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// End decided games early. Alone: resign at 600 cp for 3 moves each, draw within
+    /// 10 cp for 8 moves each from move 40. Or: resign, draw, resign_moves=N,
+    /// resign_score=CP, draw_from=N, draw_moves=N, draw_score=CP.
+    #[arg(long, num_args = 0.., value_name = "RULE")]
+    adjudicate: Option<Vec<String>>,
     /// Seed for the opening order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -194,6 +201,14 @@ pub fn run(a: &Args) -> Result<(), String> {
         .iter()
         .map(|w| parse_engine(w))
         .collect::<Result<_, _>>()?;
+    let control = control(a)?;
+    let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    let rules = a
+        .adjudicate
+        .as_deref()
+        .map(Adjudication::parse)
+        .transpose()?
+        .unwrap_or_default();
     let mut openings_path = a.openings.clone();
     if a.advice_vs_none {
         let shared = paths::shared_dir(a.shared.as_deref())?;
@@ -236,8 +251,6 @@ pub fn run(a: &Args) -> Result<(), String> {
     if specs.len() != 2 {
         return Err("give two engines (--engine cmd=... twice), or --advice-vs-none".into());
     }
-    let control = control(a)?;
-    let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
     let mut book: Vec<Opening> = match &openings_path {
         Some(p) => {
             let f = a
@@ -295,7 +308,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                     let (played, failed_idx) = match procs {
                         [Some(ref mut e0), Some(ref mut e1)] => {
                             let (w, b) = if second { (e1, e0) } else { (e0, e1) };
-                            let p = game::play(w, b, opening, control);
+                            let p = game::play(w, b, opening, control, rules);
                             let f = p.failed.map(|c| if c == Color::White { wi } else { bi });
                             (p, f)
                         }
@@ -411,6 +424,9 @@ pub fn run(a: &Args) -> Result<(), String> {
         w.elo_error()
     );
     println!("los       {:.1}%", 100.0 * w.los());
+    if rules != Adjudication::default() {
+        println!("adjudged  {}", rules.describe());
+    }
     println!("draws     {:.1}%", 100.0 * w.draw_ratio());
     println!(
         "pairs     {:?} (0, 0.5, 1, 1.5, 2 points for {})",
