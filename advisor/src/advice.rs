@@ -6,21 +6,26 @@
 //! type to the same target square if exactly that is legal (weight halved,
 //! it is a looser analogy); otherwise the move is dropped and counted.
 //!
-//! Weight of a suggested move m:
+//! Evidence of one retrieved game g for the move m it played:
 //!
-//!   raw(m) = sum over retrieved games g that played m of
-//!            sim(g) * result(g) * mapping(g)
+//!   e(g) = sim(g) * result(g) * mapping(g)
 //!
 //! - sim(g) = score(g) / score(best hit), in (0, 1]: more similar positions
-//!   count more; an exact match counts 1.5 (it is the very position);
+//!   count more;
 //! - result(g) = 1.0 win, 0.7 draw, 0.4 loss, 0.6 unknown, for the side
 //!   that played m: a move that lost still says what masters consider, so it
 //!   keeps some weight, but a move that won is better evidence;
 //! - mapping(g) = 1 for the same move, 0.5 for same piece to same square.
 //!
-//! Weights are divided by the largest, so the best-supported move has
-//! weight 1 and `AdviceWeight` is the bonus it gets in centipawns.
-
+//! Weight of m: its share of all the evidence, sum of e(g) over the games
+//! that played m divided by sum of sim(g) * result(g) over every retrieved
+//! game (dropped moves included: they are masters choosing something else).
+//! So a move in (0, 1] says how much the masters agree on it, not just that
+//! it is the best of a scattered lot: one loose analogy among thirty gets
+//! little, a move most similar games chose gets much. When the very position
+//! was reached in some games (exact hits), only those games count: they are
+//! evidence about this position, the similar ones only about others.
+//! `AdviceWeight` times the weight is the bonus in centipawns.
 use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
@@ -40,7 +45,7 @@ pub struct Suggestion {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
-    /// In (0, 1]; the best-supported move has 1.
+    /// In (0, 1]: its share of the evidence (1 when every retrieved game agrees).
     pub weight: f32,
 }
 
@@ -54,7 +59,6 @@ pub struct Advice {
     pub query_ms: f64,
 }
 
-const EXACT_SIMILARITY: f32 = 1.5;
 const SAME_PIECE_SAME_SQUARE: f32 = 0.5;
 
 fn result_factor(score: Option<f32>) -> f32 {
@@ -90,6 +94,76 @@ pub fn map_played(pos: &Chess, played: u64) -> Option<(Move, f32)> {
     }
 }
 
+/// What one retrieved game says about the current position.
+#[derive(Clone, Copy, Debug)]
+pub struct Evidence {
+    /// Its move mapped onto this position, with the mapping factor; `None`
+    /// when it has no legal analogue here (dropped).
+    pub mapped: Option<(Move, f32)>,
+    /// Similarity in (0, 1] (1 for exact hits).
+    pub sim: f32,
+    /// The game's result for the side that played the move, if known.
+    pub score: Option<f32>,
+    pub exact: bool,
+}
+
+/// Suggestions from the evidence of the retrieved games (the formula is at
+/// the top of this file), best first, and how many moves were dropped.
+pub fn combine(evidence: &[Evidence]) -> (Vec<Suggestion>, u32) {
+    // Exact hits, when there are any with a move, speak alone.
+    let only_exact = evidence.iter().any(|e| e.exact);
+    let mut moves: Vec<(Suggestion, f32)> = Vec::new();
+    let mut dropped = 0;
+    let mut total = 0.0f32;
+    for e in evidence.iter().filter(|e| e.exact || !only_exact) {
+        let base = e.sim * result_factor(e.score);
+        total += base;
+        let Some((m, mapping)) = e.mapped else {
+            dropped += 1;
+            continue;
+        };
+        let i = match moves.iter().position(|(s, _)| s.mv == m) {
+            Some(i) => i,
+            None => {
+                moves.push((
+                    Suggestion {
+                        mv: m,
+                        games: 0,
+                        wins: 0,
+                        draws: 0,
+                        losses: 0,
+                        weight: 0.0,
+                    },
+                    0.0,
+                ));
+                moves.len() - 1
+            }
+        };
+        let entry = &mut moves[i];
+        entry.0.games += 1;
+        match e.score {
+            Some(s) if s >= 1.0 => entry.0.wins += 1,
+            Some(s) if s >= 0.5 => entry.0.draws += 1,
+            Some(_) => entry.0.losses += 1,
+            None => {}
+        }
+        entry.1 += base * mapping;
+    }
+    let mut out: Vec<Suggestion> = moves
+        .into_iter()
+        .map(|(mut s, r)| {
+            s.weight = if total > 0.0 {
+                (r / total).min(1.0)
+            } else {
+                0.0
+            };
+            s
+        })
+        .collect();
+    out.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+    (out, dropped)
+}
+
 impl AdvisorIndex {
     /// Advice for `pos` from the `o.k` most similar games.
     pub fn advise(&self, pos: &Chess, o: &QueryOptions) -> Result<Advice, Error> {
@@ -101,13 +175,9 @@ impl AdvisorIndex {
             .filter(|h| !h.exact)
             .map(|h| h.score)
             .fold(0.0f32, f32::max);
-        let mut moves: Vec<(Suggestion, f32)> = Vec::new();
-        let mut dropped = 0;
+        let mut evidence = Vec::with_capacity(hits.len());
         for h in &hits {
-            let Some(game) = self.games.get(h.game) else {
-                continue;
-            };
-            let Some(played) = h.next else {
+            let (Some(game), Some(played)) = (self.games.get(h.game), h.next) else {
                 continue;
             };
             // The side that played: the game's first mover, flipped every ply.
@@ -116,56 +186,20 @@ impl AdvisorIndex {
                 .as_ref()
                 .map_or(shakmaty::Color::White, |_| game.start().turn());
             let mover = if h.ply % 2 == 0 { first } else { !first };
-            let Some((m, mapping)) = map_played(pos, played) else {
-                dropped += 1;
-                continue;
-            };
-            let sim = if h.exact {
-                EXACT_SIMILARITY
-            } else if top > 0.0 {
-                h.score / top
-            } else {
-                1.0
-            };
-            let score = game.result.score_for(mover);
-            let raw = sim * result_factor(score) * mapping;
-            let entry = match moves.iter_mut().find(|(s, _)| s.mv == m) {
-                Some(e) => e,
-                None => {
-                    moves.push((
-                        Suggestion {
-                            mv: m,
-                            games: 0,
-                            wins: 0,
-                            draws: 0,
-                            losses: 0,
-                            weight: 0.0,
-                        },
-                        0.0,
-                    ));
-                    moves.last_mut().unwrap()
-                }
-            };
-            entry.0.games += 1;
-            match score {
-                Some(s) if s >= 1.0 => entry.0.wins += 1,
-                Some(s) if s >= 0.5 => entry.0.draws += 1,
-                Some(_) => entry.0.losses += 1,
-                None => {}
-            }
-            entry.1 += raw;
+            evidence.push(Evidence {
+                mapped: map_played(pos, played),
+                sim: if h.exact || top <= 0.0 {
+                    1.0
+                } else {
+                    h.score / top
+                },
+                score: game.result.score_for(mover),
+                exact: h.exact,
+            });
         }
-        let max = moves.iter().map(|(_, r)| *r).fold(0.0f32, f32::max);
-        let mut out: Vec<Suggestion> = moves
-            .into_iter()
-            .map(|(mut s, r)| {
-                s.weight = if max > 0.0 { r / max } else { 0.0 };
-                s
-            })
-            .collect();
-        out.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        let (moves, dropped) = combine(&evidence);
         Ok(Advice {
-            moves: out,
+            moves,
             hits,
             dropped,
             query_ms,
@@ -217,6 +251,55 @@ mod tests {
             None,
             "Nc3-e4 or Ng3-e4?"
         );
+    }
+
+    #[test]
+    fn weights_are_shares_of_the_evidence_and_exact_hits_speak_alone() {
+        let p = Chess::default();
+        let e4 = mv(&p, "e2e4");
+        let d4 = mv(&p, "d2d4");
+        let ev = |m: Option<Move>, sim: f32, exact: bool| Evidence {
+            mapped: m.map(|m| (m, 1.0)),
+            sim,
+            score: Some(1.0),
+            exact,
+        };
+        // Two of four similar games chose e4, one d4, one has no analogue.
+        let (s, dropped) = combine(&[
+            ev(Some(e4), 1.0, false),
+            ev(Some(e4), 1.0, false),
+            ev(Some(d4), 1.0, false),
+            ev(None, 1.0, false),
+        ]);
+        assert_eq!(dropped, 1);
+        assert_eq!((s[0].mv, s[0].games), (e4, 2));
+        assert!((s[0].weight - 0.5).abs() < 1e-6, "{}", s[0].weight);
+        assert!((s[1].weight - 0.25).abs() < 1e-6);
+        // One loose analogy among many dissenting games gets little, where
+        // dividing by the best move's support would have given it 1.
+        let mut lone = vec![ev(Some(d4), 0.5, false)];
+        lone.extend((0..20).map(|_| ev(None, 0.8, false)));
+        let (s, _) = combine(&lone);
+        assert!(s[0].weight < 0.05, "{}", s[0].weight);
+        // Exact hits: only they count, so unanimous masters give weight 1.
+        let (s, _) = combine(&[
+            ev(Some(e4), 1.0, true),
+            ev(Some(e4), 1.0, true),
+            ev(Some(d4), 1.0, false),
+            ev(Some(d4), 1.0, false),
+        ]);
+        assert_eq!(s.len(), 1);
+        assert_eq!((s[0].mv, s[0].weight), (e4, 1.0));
+        // Results: a won move outweighs a lost one; a half-mapped move half.
+        let (s, _) = combine(&[
+            Evidence {
+                score: Some(0.0),
+                ..ev(Some(d4), 1.0, false)
+            },
+            ev(Some(e4), 1.0, false),
+        ]);
+        assert_eq!(s[0].mv, e4);
+        assert!(combine(&[]).0.is_empty());
     }
 
     #[test]

@@ -13,7 +13,8 @@ use shakmaty::Move;
 
 use crate::output::info_string;
 
-/// Root bonuses from advice: `weight` centipawns for the best-supported move.
+/// Root bonuses from advice: `weight` centipawns times each move's share of the
+/// evidence (all of `weight` when every retrieved game agrees on it).
 pub fn bonuses(advice: &Advice, weight: i32) -> Vec<(Move, i32)> {
     advice
         .moves

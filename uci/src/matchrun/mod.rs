@@ -376,8 +376,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                     }
                     let w = t.wdl;
                     drop(t);
-                    bar.inc(1);
-                    bar.set_message(format!(
+                    let score = format!(
                         "{} vs {}: +{} ={} -{}  {:+.1} Elo",
                         specs[0].name,
                         specs[1].name,
@@ -385,7 +384,21 @@ pub fn run(a: &Args) -> Result<(), String> {
                         w.draws,
                         w.losses,
                         w.elo()
-                    ));
+                    );
+                    if bar.is_hidden() {
+                        // Not a terminal (a log file): one line per game instead.
+                        eprintln!(
+                            "game {} of {}: {} - {} {} ({}); {score}",
+                            w.games(),
+                            2 * pairs,
+                            specs[wi].name,
+                            specs[bi].name,
+                            played.result.pgn(),
+                            played.detail
+                        );
+                    }
+                    bar.inc(1);
+                    bar.set_message(score);
                 }
             });
         }
