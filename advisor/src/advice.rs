@@ -57,6 +57,9 @@ pub struct Advice {
     /// Moves of retrieved games with no legal analogue here.
     pub dropped: u32,
     pub query_ms: f64,
+    /// The moves come from games that reached this very position (exact
+    /// hits), not from similar ones.
+    pub exact: bool,
 }
 
 const SAME_PIECE_SAME_SQUARE: f32 = 0.5;
@@ -203,6 +206,7 @@ impl AdvisorIndex {
             hits,
             dropped,
             query_ms,
+            exact: evidence.iter().any(|e| e.exact),
         })
     }
 }

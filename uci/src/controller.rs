@@ -57,7 +57,7 @@ pub struct Controller {
     chess960: bool,
     advisor_on: bool,
     advisor_index: PathBuf,
-    advice_weight: i32,
+    advice_weights: advice_glue::Weights,
     advisor_topk: usize,
     advisor: Option<AdvisorService>,
     /// Opening the index at `advisor_index` failed; not retried until an
@@ -88,7 +88,10 @@ impl Controller {
             chess960: false,
             advisor_on: options::advisor_default(),
             advisor_index: options::default_index(),
-            advice_weight: 10,
+            advice_weights: advice_glue::Weights {
+                exact: crate::options::ADVICE_WEIGHT,
+                similar: crate::options::ADVICE_SIMILAR_WEIGHT,
+            },
             advisor_topk: 30,
             advisor: None,
             advisor_failed: false,
@@ -249,7 +252,8 @@ impl Controller {
                 self.advisor = None;
                 self.advisor_failed = false;
             }
-            Change::AdviceWeight(w) => self.advice_weight = w,
+            Change::AdviceWeight(w) => self.advice_weights.exact = w,
+            Change::AdviceSimilarWeight(w) => self.advice_weights.similar = w,
             Change::AdvisorTopK(k) => self.advisor_topk = k,
         }
     }
@@ -355,7 +359,7 @@ impl Controller {
                     options.advice = Some(Arc::new(Poller {
                         rx: svc.receiver(),
                         id,
-                        weight: self.advice_weight,
+                        weights: self.advice_weights,
                         chess960,
                         done: std::sync::Mutex::new(false),
                     }));
@@ -363,7 +367,7 @@ impl Controller {
                 prefetch = Some(svc.sender());
             }
         }
-        let weight = self.advice_weight;
+        let weights = self.advice_weights;
         let c = control.clone();
         let tx = self.tx.clone();
         let handle = std::thread::Builder::new()
@@ -375,7 +379,7 @@ impl Controller {
                     match advice_glue::wait(&rx, id, FIXED_SEARCH_ADVICE_BUDGET) {
                         Some(Ok(a)) => {
                             info_string(&advice_glue::describe(&a, chess960));
-                            options.root_bonus = advice_glue::bonuses(&a, weight);
+                            options.root_bonus = advice_glue::bonuses(&a, weights);
                         }
                         Some(Err(e)) => info_string(&format!("advisor: {e}")),
                         None => info_string("advisor: no answer in time; searching without advice"),

@@ -21,6 +21,13 @@ pub enum Kind {
     Path,
 }
 
+/// Centipawns for a move every grandmaster who reached this very position
+/// chose (`AdviceWeight`). Measured: see the README's advice rows.
+pub const ADVICE_WEIGHT: i32 = 40;
+/// Centipawns for a move every grandmaster in a *similar* position chose
+/// (`AdviceSimilarWeight`). Measured: see the README's advice rows.
+pub const ADVICE_SIMILAR_WEIGHT: i32 = 40;
+
 pub const OPTIONS: &[OptionDef] = &[
     OptionDef {
         name: "Hash",
@@ -77,9 +84,16 @@ pub const OPTIONS: &[OptionDef] = &[
     },
     OptionDef {
         name: "AdviceWeight",
-        // 25 cost 91 +/- 41 Elo in 200 games at 1+0.01; 10 cost 14 +/- 54 in 100.
         kind: Kind::Spin {
-            default: 10,
+            default: ADVICE_WEIGHT as i64,
+            min: 0,
+            max: 1000,
+        },
+    },
+    OptionDef {
+        name: "AdviceSimilarWeight",
+        kind: Kind::Spin {
+            default: ADVICE_SIMILAR_WEIGHT as i64,
             min: 0,
             max: 1000,
         },
@@ -147,6 +161,7 @@ pub enum Change {
     Advisor(bool),
     AdvisorIndex(std::path::PathBuf),
     AdviceWeight(i32),
+    AdviceSimilarWeight(i32),
     AdvisorTopK(usize),
 }
 
@@ -211,6 +226,9 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         (Kind::Spin { min, max, .. }, "AdviceWeight") => {
             Change::AdviceWeight(number(value, *min, *max, &mut note)? as i32)
         }
+        (Kind::Spin { min, max, .. }, "AdviceSimilarWeight") => {
+            Change::AdviceSimilarWeight(number(value, *min, *max, &mut note)? as i32)
+        }
         (Kind::Spin { min, max, .. }, "AdvisorTopK") => {
             Change::AdvisorTopK(number(value, *min, *max, &mut note)? as usize)
         }
@@ -258,6 +276,13 @@ mod tests {
         assert_eq!(
             check("adviceweight", Some("40")).unwrap().0,
             Change::AdviceWeight(40)
+        );
+        assert_eq!(
+            check("AdviceSimilarWeight", Some("1200")).unwrap(),
+            (
+                Change::AdviceSimilarWeight(1000),
+                Some("AdviceSimilarWeight 1200 is out of range 0..1000, using 1000".into())
+            )
         );
     }
 }
