@@ -1,7 +1,8 @@
 //! `mach match`: engine matches in the style of cutechess-cli and fastchess.
 //! Every opening is played twice with colours reversed; the runner keeps
-//! the clocks; results go to a live progress bar, a summary with Elo, LOS,
-//! pentanomial counts and SPRT, and a PGN file.
+//! the clocks; games end by rule, by failure, or (when asked) by resign and
+//! draw adjudication; results go to a live progress bar, a summary with Elo,
+//! LOS, pentanomial counts and SPRT, and a PGN file.
 
 mod adjudicate;
 mod engine_proc;
