@@ -25,7 +25,8 @@
 //! little, a move most similar games chose gets much. When the very position
 //! was reached in some games (exact hits), only those games count: they are
 //! evidence about this position, the similar ones only about others.
-//! `AdviceWeight` times the weight is the bonus in centipawns.
+//! The player of the advice (Mach's `uci` crate) turns a weight into a
+//! bonus: a weight in centipawns times it, above a minimum share.
 use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
