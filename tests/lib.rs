@@ -2,24 +2,33 @@
 
 use std::path::PathBuf;
 
-/// The shared data directory: `$MACH_SHARED`, else `../shared` beside the
-/// checkout. Panics with a clear message when it is missing, since these
-/// tests are about that data.
-pub fn shared_dir() -> PathBuf {
+/// The shared data directory (`$MACH_SHARED`, else `../shared` beside the
+/// checkout), if it is there. Tests that need its big files call this and,
+/// when it is missing, print one line saying what was not run and why: a
+/// clone with nothing beside it still passes, CI (which has it) runs all.
+pub fn shared_dir(test: &str) -> Option<PathBuf> {
     let dir = std::env::var_os("MACH_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    assert!(
-        dir.join("suites").is_dir(),
-        "shared data not found at {}: put the shared/ folder beside the checkout or set MACH_SHARED",
-        dir.display()
-    );
-    dir
+    if dir.join("suites").is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "not run: {test} needs the shared data directory, not found at {} (set MACH_SHARED)",
+            dir.display()
+        );
+        None
+    }
 }
 
 /// The repository's own `books/` directory.
 pub fn books_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books")
+}
+
+/// The repository's small test suites, `tests/data/`.
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data")
 }
 
 /// A fresh, empty temporary directory for one test.

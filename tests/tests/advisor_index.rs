@@ -4,12 +4,12 @@
 use mach_advisor::build::{build, BuildOptions, Progress};
 use mach_advisor::index::{Meta, FORMAT};
 use mach_advisor::{AdvisorIndex, Error};
-use mach_tests::{books_dir, shared_dir, temp_dir};
+use mach_tests::{books_dir, temp_dir};
 use shakmaty::{Chess, FromSetup, Position};
 
 fn opts(inputs: Vec<std::path::PathBuf>, out: std::path::PathBuf) -> BuildOptions {
     BuildOptions {
-        inputs,
+        inputs: inputs.into_iter().map(Into::into).collect(),
         out,
         threads: 2,
         heap_mb: 64,
@@ -117,7 +117,7 @@ fn broken_indexes_give_clear_errors_and_a_failed_build_keeps_the_old_index() {
 fn default_database_is_indexed_and_positions_are_found() {
     let dir = temp_dir("default-db");
     let out = dir.join("idx");
-    let db = shared_dir().join("books/gm2700-classical-4000.pgn");
+    let db = books_dir().join("gm2700-classical-4000.pgn");
     let s = build(&opts(vec![db], out.clone()), &Progress::default()).unwrap();
     assert_eq!(s.games_read, 4000);
     assert_eq!(s.games_indexed, 4000);

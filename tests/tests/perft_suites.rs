@@ -1,11 +1,12 @@
-//! Move generation against the shared perft suites (run in release mode:
-//! about a billion leaves in all).
+//! Move generation against the perft suites in `tests/data/` (run in release
+//! mode: about a billion leaves in all), and the whole of the shared folder's
+//! Marcel collection when it is there.
 
 use std::path::Path;
 
 use mach_engine::epd::parse_line;
 use mach_engine::perft::perft;
-use mach_tests::shared_dir;
+use mach_tests::{data_dir, shared_dir};
 
 /// Largest count the tests go up to per position.
 const MAX_LEAVES: u64 = 50_000_000;
@@ -66,32 +67,32 @@ fn check(cases: Vec<(String, u32, u64)>) {
 
 #[test]
 fn perft_epd_every_position_to_50m() {
-    let c = cases(
-        &shared_dir().join("suites/perft/perft.epd"),
-        None,
-        MAX_LEAVES,
-    );
+    let c = cases(&data_dir().join("perft.epd"), None, MAX_LEAVES);
     assert_eq!(c.len(), 127);
     check(c);
 }
 
 #[test]
 fn cpw_positions_to_50m() {
-    let c = cases(&shared_dir().join("suites/perft/cpw.epd"), None, MAX_LEAVES);
+    let c = cases(&data_dir().join("cpw.epd"), None, MAX_LEAVES);
     assert_eq!(c.len(), 7);
     check(c);
 }
 
 #[test]
 fn marcel_sample_of_520_positions_at_depth_4() {
-    let all = cases(
-        &shared_dir().join("suites/perft/marcel.epd"),
-        Some(4),
-        u64::MAX,
-    );
-    assert!(all.len() > 6000);
-    // Deterministic sample: every 13th position.
-    let sample: Vec<_> = all.into_iter().step_by(13).take(520).collect();
-    assert!(sample.len() >= 500);
+    // Every 13th line of the collection (tests/data/README.md).
+    let sample = cases(&data_dir().join("marcel-sample.epd"), Some(4), u64::MAX);
+    assert_eq!(sample.len(), 520);
     check(sample);
+}
+
+#[test]
+fn marcel_whole_collection_at_depth_3_when_shared_data_is_there() {
+    let Some(shared) = shared_dir("marcel_whole_collection_at_depth_3") else {
+        return;
+    };
+    let all = cases(&shared.join("suites/perft/marcel.epd"), Some(3), u64::MAX);
+    assert!(all.len() > 6000, "{}", all.len());
+    check(all);
 }

@@ -26,7 +26,8 @@ pub struct Args {
     /// Position as moves from the start, in UCI notation, space-separated.
     #[arg(long)]
     moves: Option<String>,
-    /// Index directory (default: $MACH_INDEX, else ~/.local/share/mach/gm2700-classical-4000).
+    /// Index directory (default: $MACH_INDEX, else the platform's data directory, e.g.
+    /// ~/.local/share/mach/gm2700-classical-4000).
     #[arg(long)]
     index: Option<PathBuf>,
     /// Games to retrieve.
@@ -56,7 +57,8 @@ pub struct Args {
     /// Measure query latency over N positions taken from the index's own games.
     #[arg(long, value_name = "N")]
     bench: Option<usize>,
-    /// Measure advice against the moves played in this PGN's games (not in the index).
+    /// Measure advice against the moves played in this PGN's games (not in the index);
+    /// a path, builtin:NAME or shared:REL.
     #[arg(long, value_name = "PGN")]
     eval: Option<PathBuf>,
     /// With --eval: the first game of the PGN to use (earlier ones are in the index).
@@ -329,7 +331,8 @@ fn eval(
     first_game: usize,
     limit: usize,
 ) -> Result<(), String> {
-    let file = std::fs::File::open(pgn).map_err(|e| format!("{}: {e}", pgn.display()))?;
+    let source = paths::input(pgn)?;
+    let file = source.open().map_err(|e| e.to_string())?;
     let mut positions = Vec::new();
     let mut n = 0usize;
     read_games(std::io::BufReader::new(file), |g| {
@@ -372,7 +375,7 @@ fn eval(
         "{} positions from games {}.. of {} (not in the index; ply >= 24, every other ply)",
         positions.len(),
         first_game + 1,
-        pgn.display()
+        source.name()
     );
     println!(
         "advice given   {advised} ({:.1}%), exact matches {exact}",

@@ -10,7 +10,7 @@ use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions, Silent};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// EPD file with `bm`/`am` operations.
+    /// EPD file with `bm`/`am` operations (a path or shared:REL, e.g. shared:suites/wac.epd).
     file: std::path::PathBuf,
     /// Nodes per position (the default limit).
     #[arg(long, default_value_t = 1_000_000)]
@@ -36,8 +36,10 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let bytes = crate::paths::input(&args.file)?
+        .read_all()
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&bytes);
     let mut positions = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {

@@ -1,7 +1,10 @@
 //! Openings for matches: EPD (one position per line), PGN (the moves of each
-//! game) or the named-openings TSV of `shared/openings/eco/` (eco, name, moves).
+//! game) or the named-openings TSV of `books/openings/eco/` (eco, name, moves),
+//! from a file or built into the binary.
 
 use std::path::Path;
+
+use mach_advisor::source::Source;
 
 use shakmaty::{san::San, Chess, Move, Position};
 
@@ -24,8 +27,8 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn guess(path: &Path) -> Option<Format> {
-        match path.extension()?.to_str()? {
+    pub fn guess(name: &str) -> Option<Format> {
+        match Path::new(name).extension()?.to_str()? {
             "epd" => Some(Format::Epd),
             "pgn" => Some(Format::Pgn),
             "tsv" => Some(Format::Tsv),
@@ -50,8 +53,8 @@ fn san_moves(start: &Chess, text: &str) -> Option<Vec<Move>> {
     Some(out)
 }
 
-pub fn load(path: &Path, format: Format) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn load(source: &Source, format: Format) -> Result<Vec<Opening>, String> {
+    let text = source.read_all().map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     match format {
         Format::Epd => {
@@ -103,7 +106,7 @@ pub fn load(path: &Path, format: Format) -> Result<Vec<Opening>, String> {
         }
     }
     if out.is_empty() {
-        return Err(format!("no usable opening in {}", path.display()));
+        return Err(format!("no usable opening in {}", source.name()));
     }
     Ok(out)
 }
