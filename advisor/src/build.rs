@@ -3,7 +3,8 @@
 //! One thread reads the PGN (games stay in file order and get consecutive
 //! ids), encoder threads replay each game and hand one tantivy document per
 //! position to the writer. Everything is written into a temporary directory
-//! beside the target and published by rename, so an interrupted build never
+//! beside the target and swapped in at the end (`publish.rs`: one build at a
+//! time, only Mach's own directories replaced), so an interrupted build never
 //! leaves a broken index where a good one was.
 
 use std::collections::BTreeMap;
@@ -18,13 +19,15 @@ use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use crate::index::{register_tokenizer, schema, size_on_disk, Fields, Meta, FORMAT};
 use crate::pgn::{read_games, GameRecord};
+use crate::publish;
+use crate::source::Source;
 use crate::store::{encode_played, read_keys, write_keys, GameWriter, KeyEntry};
 use crate::terms::{meta as term_meta, write_document};
 use crate::Error;
 
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
-    pub inputs: Vec<PathBuf>,
+    pub inputs: Vec<Source>,
     pub out: PathBuf,
     /// Similarity documents start after this many moves (the papers skipped 12).
     pub skip_moves: u32,
@@ -88,13 +91,6 @@ impl<R: Read> Read for CountingReader<'_, R> {
     }
 }
 
-fn temp_dir_for(out: &Path) -> PathBuf {
-    let name = out
-        .file_name()
-        .map_or("index".into(), |n| n.to_string_lossy().into_owned());
-    out.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
-}
-
 /// Builds (or, with `append`, extends) the index at `opts.out`.
 pub fn build(opts: &BuildOptions, progress: &Progress) -> Result<Summary, Error> {
     let start = Instant::now();
@@ -103,30 +99,22 @@ pub fn build(opts: &BuildOptions, progress: &Progress) -> Result<Summary, Error>
     }
     let mut total_bytes = 0;
     for p in &opts.inputs {
-        let m = std::fs::metadata(p)
-            .map_err(|e| Error::Input(format!("cannot read {}: {e}", p.display())))?;
-        total_bytes += m.len();
+        total_bytes += p.size()?;
     }
     progress.bytes_total.store(total_bytes, Relaxed);
 
-    let tmp = temp_dir_for(&opts.out);
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp)?;
-    }
-    if let Some(parent) = opts.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    let result = build_into(opts, &tmp, progress, start);
+    let slot = publish::prepare(&opts.out)?;
+    let result = build_into(opts, &slot.tmp, progress, start).and_then(|summary| {
+        slot.publish()?;
+        Ok(summary)
+    });
     match result {
-        Ok(summary) => {
-            publish(&tmp, &opts.out)?;
-            Ok(Summary {
-                bytes_on_disk: size_on_disk(&opts.out),
-                ..summary
-            })
-        }
+        Ok(summary) => Ok(Summary {
+            bytes_on_disk: size_on_disk(&slot.out),
+            ..summary
+        }),
         Err(e) => {
-            let _ = std::fs::remove_dir_all(&tmp);
+            slot.discard();
             Err(e)
         }
     }
@@ -149,8 +137,9 @@ fn build_into(
         ..Meta::default()
     };
     let mut old_keys = Vec::new();
-    let index = if opts.append && opts.out.exists() {
+    let index = if opts.append && publish::is_mach_index(&opts.out) {
         let old = Meta::read(&opts.out)?;
+        crate::checksum::verify(&opts.out)?;
         if old.skip_moves != opts.skip_moves {
             return Err(Error::Input(format!(
                 "the index was built with --skip-moves {}; append with the same value",
@@ -209,13 +198,11 @@ fn build_into(
         }
         drop(rx);
         let mut read_error = None;
-        'files: for path in &opts.inputs {
-            let file = File::open(path)
-                .map_err(|e| Error::Input(format!("cannot open {}: {e}", path.display())))?;
+        'files: for source in &opts.inputs {
             let input = BufReader::with_capacity(
                 1 << 20,
                 CountingReader {
-                    inner: file,
+                    inner: source.open()?,
                     counter,
                 },
             );
@@ -242,7 +229,7 @@ fn build_into(
                 }
             });
             if let Err(e) = r {
-                read_error.get_or_insert(Error::Input(format!("{}: {e}", path.display())));
+                read_error.get_or_insert(Error::Input(format!("{}: {e}", source.name())));
                 break 'files;
             }
             if send_failed {
@@ -307,9 +294,10 @@ fn build_into(
         *meta.troubles.entry(k.clone()).or_default() += v;
     }
     for p in &opts.inputs {
-        meta.sources.push(p.display().to_string());
+        meta.sources.push(p.name());
     }
     meta.write(tmp)?;
+    crate::checksum::write(tmp)?;
 
     Ok(Summary {
         games_read,
@@ -374,26 +362,4 @@ fn encode_games(
     }
     keys.flush()?;
     Ok((spill, terms, docs))
-}
-
-/// Replaces `out` by `tmp`: the old index stays in place until the new one
-/// is complete, and is removed only after the swap.
-fn publish(tmp: &Path, out: &Path) -> Result<(), Error> {
-    if out.exists() {
-        let old = out.with_file_name(format!(
-            ".{}.old-{}",
-            out.file_name()
-                .map_or("index".into(), |n| n.to_string_lossy().into_owned()),
-            std::process::id()
-        ));
-        std::fs::rename(out, &old)?;
-        if let Err(e) = std::fs::rename(tmp, out) {
-            let _ = std::fs::rename(&old, out);
-            return Err(e.into());
-        }
-        std::fs::remove_dir_all(&old)?;
-    } else {
-        std::fs::rename(tmp, out)?;
-    }
-    Ok(())
 }

@@ -4,7 +4,8 @@
 //! - `tantivy/`: one document per position (from `skip_moves` on): the terms
 //!   of `terms::document_text` and fast fields for the game, the ply, the
 //!   move played next and the pre-filters (material, phase, rating, year);
-//! - `games.bin`, `games.idx`, `keys.bin`: see `store`.
+//! - `games.bin`, `games.idx`, `keys.bin`: see `store`;
+//! - `sums.txt`: checksums of the files above, checked on open (`checksum`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,8 @@ use crate::store::{Games, Keys};
 use crate::Error;
 
 /// Bumped whenever anything on disk changes meaning (terms, fields, stores).
-pub const FORMAT: u32 = 3;
+/// 4: `sums.txt` (checksums of Mach's own files) is required.
+pub const FORMAT: u32 = 4;
 /// Case-sensitive whitespace tokenizer: `Bxc4` and `bxc4` must stay apart.
 pub const TOKENIZER: &str = "mach_terms";
 
@@ -84,8 +86,11 @@ pub struct Meta {
 impl Meta {
     pub fn write(&self, dir: &Path) -> Result<(), Error> {
         let mut s = format!(
-            "format = {}\ngames = {}\npositions = {}\ndocuments = {}\nterms = {}\nskip_moves = {}\n",
-            self.format, self.games, self.positions, self.documents, self.terms, self.skip_moves
+            "{}\nformat = {}\ngames = {}\npositions = {}\ndocuments = {}\nterms = {}\nskip_moves = {}\n",
+            crate::publish::META_MARK,
+            self.format,
+            self.games,
+            self.positions, self.documents, self.terms, self.skip_moves
         );
         for (k, v) in &self.troubles {
             s.push_str(&format!("trouble.{} = {v}\n", k.replace(' ', "_")));
@@ -169,9 +174,20 @@ pub struct Columns {
 
 impl AdvisorIndex {
     /// Opens the index at `dir`; a missing, foreign, corrupt or
-    /// other-version index is a clear error.
+    /// other-version index is a clear error. A damaged file that makes a
+    /// library panic while opening is a "corrupt index" error too.
     pub fn open(dir: &Path) -> Result<AdvisorIndex, Error> {
+        std::panic::catch_unwind(|| Self::open_checked(dir)).unwrap_or_else(|_| {
+            Err(Error::Corrupt(format!(
+                "{}: a damaged file made the index unreadable; rebuild it with `mach index`",
+                dir.display()
+            )))
+        })
+    }
+
+    fn open_checked(dir: &Path) -> Result<AdvisorIndex, Error> {
         let meta = Meta::read(dir)?;
+        crate::checksum::verify(dir)?;
         let index = Index::open_in_dir(dir.join("tantivy"))
             .map_err(|e| Error::Corrupt(format!("{}: {e}", dir.join("tantivy").display())))?;
         register_tokenizer(&index);

@@ -2,11 +2,15 @@
 //! and indexed for BM25 similarity search. It knows nothing of the search.
 
 pub mod advice;
+pub mod book;
 pub mod build;
+pub mod checksum;
 pub mod index;
 pub mod pgn;
+pub mod publish;
 pub mod search;
 pub mod service;
+pub mod source;
 pub mod store;
 pub mod terms;
 

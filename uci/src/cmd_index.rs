@@ -14,9 +14,10 @@ use crate::paths;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// PGN files to index (default: the default database in the shared directory).
+    /// PGN files to index: paths, builtin:NAME or shared:REL (default: the built-in default database).
     pgn: Vec<PathBuf>,
-    /// Index directory (default: $MACH_INDEX, else ~/.local/share/mach/gm2700-classical-4000).
+    /// Index directory (default: $MACH_INDEX, else the platform's data directory, e.g.
+    /// ~/.local/share/mach/gm2700-classical-4000).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Similarity documents start after this many moves (exact lookups cover every ply).
@@ -37,9 +38,6 @@ pub struct Args {
     /// Print the figures of an existing index instead of building one.
     #[arg(long, value_name = "DIR")]
     stats: Option<PathBuf>,
-    /// Shared data directory (default: $MACH_SHARED, else ../shared).
-    #[arg(long)]
-    shared: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -47,9 +45,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         return stats(dir);
     }
     let inputs = if args.pgn.is_empty() {
-        vec![paths::shared_dir(args.shared.as_deref())?.join(paths::DEFAULT_DATABASE)]
+        vec![paths::default_database()]
     } else {
-        args.pgn.clone()
+        args.pgn
+            .iter()
+            .map(|p| paths::input(p))
+            .collect::<Result<_, _>>()?
     };
     let out = args.out.clone().unwrap_or_else(paths::default_index_dir);
     let opts = BuildOptions {
@@ -91,7 +92,14 @@ pub fn run(args: &Args) -> Result<(), String> {
             }
             bar.finish_and_clear();
         });
-        let r = build(&opts, p);
+        // A panic in the build must still stop the progress thread, or the
+        // scope would wait for it forever.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(&opts, p)))
+            .unwrap_or_else(|_| {
+                Err(mach_advisor::Error::Input(
+                    "internal error while indexing; nothing was replaced".into(),
+                ))
+            });
         done.store(true, Relaxed);
         let _ = bar_thread.join();
         r

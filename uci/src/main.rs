@@ -10,11 +10,13 @@ mod cmd_epd;
 mod cmd_index;
 mod cmd_perft;
 mod controller;
+mod data;
 mod matchrun;
 mod options;
 mod output;
 mod paths;
 mod protocol;
+mod search_thread;
 mod uci_loop;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +30,10 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
+    /// The shared data directory, for file arguments written shared:REL
+    /// (default: $MACH_SHARED, else ../shared).
+    #[arg(long, global = true, value_name = "DIR")]
+    shared: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -38,7 +44,7 @@ enum Cmd {
     Perft(cmd_perft::Args),
     /// Search the bench positions to a fixed depth; ends with "<nodes> nodes <nps> nps".
     Bench(cmd_bench::Args),
-    /// Solve a best-move test suite (EPD with bm/am), e.g. ../shared/suites/wac.epd.
+    /// Solve a best-move test suite (EPD with bm/am), e.g. shared:suites/wac.epd.
     Epd(cmd_epd::Args),
     /// The grandmaster positions most like a position, and what was played there.
     Advise(cmd_advise::Args),
@@ -49,7 +55,10 @@ enum Cmd {
 }
 
 fn main() {
+    // Diagnostics go to stderr (stdout is the UCI channel); RUST_LOG=debug shows more.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    paths::set_shared_flag(cli.shared.clone());
     let result = match cli.command {
         None | Some(Cmd::Uci) => {
             uci_loop::run();

@@ -82,10 +82,23 @@ fn short_match_between_two_configurations_writes_readable_pgn() {
     assert!(results
         .iter()
         .all(|r| *r != mach_advisor::pgn::GameResult::Unknown));
-    // Colours alternate within each pair.
+    // Colours alternate within each pair (games are written as they end).
     assert_eq!(whites.iter().filter(|w| *w == "Big").count(), 3);
-    assert_eq!((whites[0].as_str(), whites[1].as_str()), ("Big", "Small"));
     let text = String::from_utf8_lossy(&file);
+    for game in text.split("[Event ").skip(1) {
+        let tag = |t: &str| {
+            game.lines()
+                .find_map(|l| l.strip_prefix(&format!("[{t} \"")))
+                .map(|v| v.trim_end_matches("\"]").to_string())
+                .unwrap()
+        };
+        let want = if tag("Round").ends_with(".1") {
+            "Big"
+        } else {
+            "Small"
+        };
+        assert_eq!(tag("White"), want, "{game}");
+    }
     for tag in [
         "[Event ",
         "[Site ",
@@ -214,4 +227,256 @@ fn bad_adjudicate_words_are_refused_clearly() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("resign_moves"), "{err}");
+}
+
+/// A fake engine that is really Mach behind a shell filter (`filter` reads
+/// Mach's output on stdin), so it plays legal chess with odd manners.
+fn wrapped_mach(dir: &Path, name: &str, before: &str, filter: &str) -> String {
+    let path = dir.join(name);
+    let script = format!("#!/bin/bash\n{before}\n\"{}\" | {filter}\n", mach());
+    std::fs::write(&path, script).unwrap();
+    let mut perm = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&path, perm).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn engines_writing_invalid_utf8_huge_lines_and_double_bestmoves_play_normally() {
+    let dir = temp("manners");
+    let garbage = wrapped_mach(
+        &dir,
+        "garbage",
+        // Latin-1 bytes and a 10 MB line before the handshake.
+        "printf 'info string caf\\xe9\\nid name J\\xfcrgen\\n'; head -c 10000000 /dev/zero | tr '\\0' x; echo",
+        "cat",
+    );
+    let doubler = wrapped_mach(
+        &dir,
+        "doubler",
+        "",
+        "while IFS= read -r l; do echo \"$l\"; case \"$l\" in bestmove*) echo \"$l\";; esac; done",
+    );
+    let out = run_match(&[
+        "--engine",
+        &format!("cmd={garbage}"),
+        "name=Garbage",
+        "--engine",
+        &format!("cmd={doubler}"),
+        "name=Doubler",
+        "--nodes",
+        "2000",
+        "--games",
+        "2",
+    ]);
+    assert!(!out.contains("abandoned"), "{out}");
+    assert!(!out.contains("rules infraction"), "{out}");
+    assert!(
+        out.contains("ended     2 x normal") || out.contains("x normal"),
+        "{out}"
+    );
+}
+
+#[test]
+fn nan_and_negative_time_controls_are_refused() {
+    for tc in ["nan+0", "10+nan", "-1+0", "10+-1", "inf+0"] {
+        let out = Command::new(mach())
+            .args([
+                "match",
+                "--advice-vs-none",
+                &format!("--tc={tc}"),
+                "--games",
+                "2",
+            ])
+            .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{tc} accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("bad --tc"), "{tc}: {err}");
+    }
+}
+
+#[test]
+fn unwritable_pgnout_fails_before_any_game() {
+    let dir = temp("unwritable");
+    let start = std::time::Instant::now();
+    let out = Command::new(mach())
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={}", mach()),
+            "--engine",
+            &format!("cmd={}", mach()),
+            "--nodes",
+            "1000",
+            "--games",
+            "2",
+            "--pgnout",
+        ])
+        .arg(dir.join("no-such-dir/games.pgn"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write"), "{err}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("score"),
+        "games were played"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn pgn_moves_carry_score_depth_and_time_and_an_existing_file_is_appended_to() {
+    let dir = temp("comments");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, "[Event \"kept\"]\n\n1. e4 *\n\n").unwrap();
+    run_match(&[
+        "--engine",
+        &format!("cmd={}", mach()),
+        "--engine",
+        &format!("cmd={}", mach()),
+        "--nodes",
+        "3000",
+        "--games",
+        "2",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.starts_with("[Event \"kept\"]"), "{text}");
+    // Every engine move: {+0.31/15 0.52s}; the first is White's first move.
+    let re_ok = |c: &str| {
+        let (score, time) = c.split_once(' ').unwrap_or(("", ""));
+        let (s, d) = score.split_once('/').unwrap_or(("", ""));
+        (s.starts_with('+') || s.starts_with('-'))
+            && d.parse::<u32>().is_ok()
+            && time.ends_with('s')
+            && time.trim_end_matches('s').parse::<f64>().is_ok()
+    };
+    let comments: Vec<String> = text
+        .split('{')
+        .skip(1)
+        .map(|c| c.split('}').next().unwrap())
+        // Wrapped lines may break a comment.
+        .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let moves: usize = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[PlyCount \""))
+        .map(|n| n.trim_end_matches("\"]").parse::<usize>().unwrap())
+        .sum();
+    let scored = comments.iter().filter(|c| re_ok(c)).count();
+    // Each move has one; the last comment of a game is its ending.
+    assert_eq!(scored, moves, "{text}");
+    let mut games = 0;
+    mach_advisor::pgn::read_games(text.as_bytes(), |g| {
+        assert!(g.game.is_some());
+        games += 1;
+    })
+    .unwrap();
+    assert_eq!(games, 3);
+}
+
+/// Starts a long match writing `pgn`, waits until `k` games are in the file,
+/// sends `signal`, and returns (stdout, exit success, games in the PGN).
+fn interrupt_after(k: usize, signal: i32, pgn: &Path) -> (String, bool, usize) {
+    let child = Command::new(mach())
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={}", mach()),
+            "--engine",
+            &format!("cmd={}", mach()),
+            "--nodes",
+            "2000",
+            "--games",
+            "400",
+            "--concurrency",
+            "2",
+            "--pgnout",
+        ])
+        .arg(pgn)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let text = std::fs::read_to_string(pgn).unwrap_or_default();
+        if text.matches("[Event ").count() >= k {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no games written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: signals our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = std::fs::read(pgn).unwrap();
+    let mut games = 0;
+    mach_advisor::pgn::read_games(&text[..], |g| {
+        let g = g.game.expect("every game in the file is complete");
+        assert_ne!(g.result, mach_advisor::pgn::GameResult::Unknown);
+        games += 1;
+    })
+    .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+        games,
+    )
+}
+
+#[test]
+fn a_match_killed_by_sigterm_or_ctrl_c_keeps_its_games_and_prints_the_summary() {
+    let dir = temp("killed");
+    for (signal, name) in [(libc::SIGTERM, "term"), (libc::SIGINT, "int")] {
+        let pgn = dir.join(format!("{name}.pgn"));
+        let (out, ok, games) = interrupt_after(3, signal, &pgn);
+        assert!(!ok, "an interrupted match must not claim success");
+        assert!(games >= 3, "{games}");
+        // The summary counts exactly the games the file holds.
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("score "))
+            .unwrap_or_else(|| panic!("no summary: {out}"));
+        let counted: usize = line
+            .split_whitespace()
+            .filter_map(|w| w.trim_start_matches(['+', '=', '-']).parse::<usize>().ok())
+            .take(3)
+            .sum();
+        assert_eq!(counted, games, "{out}");
+        assert!(games < 400);
+    }
+}
+
+#[test]
+fn advice_vs_none_never_wipes_a_directory_that_is_not_an_index() {
+    let dir = temp("not-an-index");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let out = Command::new(mach())
+        .args([
+            "match",
+            "--advice-vs-none",
+            "--games",
+            "2",
+            "--nodes",
+            "1000",
+        ])
+        .env("MACH_INDEX", &dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a Mach index"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(dir.join("sub").is_dir());
 }

@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
@@ -40,6 +41,8 @@ impl std::fmt::Display for Failure {
 pub struct Reply {
     pub bestmove: String,
     pub elapsed: Duration,
+    /// The depth of the last scored `info` line.
+    pub depth: Option<u32>,
     /// The last score it reported, in centipawns from its own side, mates as
     /// +-[`MATE_CP`] less the distance; `None` if it reported none.
     pub score: Option<i32>,
@@ -48,6 +51,79 @@ pub struct Reply {
 /// The centipawn value given to a reported mate (less its distance in moves),
 /// so that adjudication treats mates as the largest scores.
 pub const MATE_CP: i32 = 100_000;
+
+/// A score as PGN move comments show it, from the mover's view: `+0.31`, `-M3`.
+pub fn score_text(score: i32) -> String {
+    if score.abs() >= MATE_CP - 1000 {
+        let sign = if score > 0 { '+' } else { '-' };
+        format!("{sign}M{}", MATE_CP - score.abs())
+    } else {
+        format!("{:+.2}", score as f64 / 100.0)
+    }
+}
+
+/// The depth of an `info` line that also has a score (see `info_score`).
+fn info_depth(line: &str) -> Option<u32> {
+    info_score(line)?;
+    let mut t = line.split_whitespace();
+    t.position(|w| w == "depth")?;
+    t.next()?.parse().ok()
+}
+
+/// The longest line kept from an engine; the rest of a longer line is dropped.
+const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line of at most `MAX_LINE` bytes (the rest of a longer one is
+/// skipped), decoding invalid UTF-8 lossily. `None` at end of output.
+fn read_line(r: &mut impl BufRead) -> Option<String> {
+    let mut buf = Vec::new();
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            return any.then(|| String::from_utf8_lossy(&buf).into_owned());
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        let room = MAX_LINE.saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        r.consume(if done { take + 1 } else { take });
+        if done {
+            let text = String::from_utf8_lossy(&buf);
+            return Some(text.trim_end_matches('\r').to_string());
+        }
+    }
+}
+
+/// Process groups of the engines running now, for `kill_all`.
+static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Kills every running engine and everything it started (on Ctrl-C / SIGTERM):
+/// their pending `go` then fails at once.
+pub fn kill_all() {
+    let groups = RUNNING.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for pid in groups {
+        kill_group(pid);
+    }
+}
+
+fn kill_group(pid: i32) {
+    #[cfg(unix)]
+    // SAFETY: kill(2) with a negative pid signals the process group the child
+    // leads (set up in `start`); it touches no memory of ours.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
 
 /// The score of an `info` line (`score cp X` or `score mate N`), ignoring
 /// bounds and any MultiPV line but the first.
@@ -98,10 +174,13 @@ impl EngineProc {
             .map_err(|e| Failure::Spawn(format!("{}: {e}", spec.cmd)))?;
         let stdout = child.stdout.take().ok_or(Failure::Disconnected)?;
         let stdin = child.stdin.take().ok_or(Failure::Disconnected)?;
+        if let Ok(pid) = i32::try_from(child.id()) {
+            RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        }
         let (tx, rx) = crossbeam_channel::unbounded();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut out = BufReader::new(stdout);
+            while let Some(line) = read_line(&mut out) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -152,11 +231,14 @@ impl EngineProc {
 
     /// Sends `position` and `go`, waits for `bestmove` at most `timeout`.
     pub fn go(&mut self, position: &str, go: &str, timeout: Duration) -> Result<Reply, Failure> {
+        // Whatever is left from the last move (a second `bestmove`, late info)
+        // must not be taken as this move's answer.
+        while self.lines.try_recv().is_ok() {}
         self.send(position)?;
         let start = Instant::now();
         self.send(go)?;
         let deadline = start + timeout;
-        let mut score = None;
+        let (mut score, mut depth) = (None, None);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(left) {
@@ -166,12 +248,14 @@ impl EngineProc {
             };
             if let Some(s) = info_score(&line) {
                 score = Some(s);
+                depth = info_depth(&line);
             }
             let mut t = line.split_whitespace();
             if t.next() == Some("bestmove") {
                 return Ok(Reply {
                     bestmove: t.next().unwrap_or("").to_string(),
                     elapsed: start.elapsed(),
+                    depth,
                     score,
                 });
             }
@@ -187,10 +271,11 @@ impl Drop for EngineProc {
         let deadline = Instant::now() + Duration::from_millis(200);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+        // Always, even after a clean exit: what it started must not outlive it.
         self.kill();
     }
 }
@@ -198,13 +283,12 @@ impl Drop for EngineProc {
 impl EngineProc {
     /// Kills the engine and everything it started (its process group).
     fn kill(&mut self) {
-        #[cfg(unix)]
         if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) with a negative pid signals the process group the
-            // child leads (set up in `start`); it touches no memory of ours.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
+            kill_group(pid);
+            RUNNING
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|&p| p != pid);
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -234,5 +318,31 @@ mod tests {
         assert_eq!(info_score("info depth 3 score"), None);
         assert_eq!(info_score("bestmove e2e4"), None);
         assert_eq!(info_score("info score cp 99999999"), Some(MATE_CP / 2));
+        assert_eq!(
+            info_depth("info depth 15 seldepth 20 score cp 31"),
+            Some(15)
+        );
+        assert_eq!(info_depth("info depth 15 currmove e2e4"), None);
+    }
+
+    #[test]
+    fn scores_are_written_as_move_comments_show_them() {
+        assert_eq!(score_text(31), "+0.31");
+        assert_eq!(score_text(-250), "-2.50");
+        assert_eq!(score_text(0), "+0.00");
+        assert_eq!(score_text(MATE_CP - 3), "+M3");
+        assert_eq!(score_text(-MATE_CP + 2), "-M2");
+    }
+
+    #[test]
+    fn engine_lines_are_decoded_lossily_and_capped() {
+        let mut long = vec![b'x'; 3 * MAX_LINE];
+        long.extend_from_slice(b"\ninfo string caf\xe9\r\nid name J\xfcrgen\nlast");
+        let mut r = std::io::Cursor::new(long);
+        assert_eq!(read_line(&mut r).unwrap().len(), MAX_LINE);
+        assert_eq!(read_line(&mut r).unwrap(), "info string caf\u{fffd}");
+        assert_eq!(read_line(&mut r).unwrap(), "id name J\u{fffd}rgen");
+        assert_eq!(read_line(&mut r).unwrap(), "last");
+        assert_eq!(read_line(&mut r), None);
     }
 }

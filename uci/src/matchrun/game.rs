@@ -12,7 +12,7 @@ use shakmaty::{
 };
 
 use super::adjudicate::{Adjudication, Judge};
-use super::engine_proc::{EngineProc, Failure};
+use super::engine_proc::{score_text, EngineProc, Failure};
 use super::openings::Opening;
 
 /// How each move is limited.
@@ -75,6 +75,10 @@ pub struct Played {
     pub start: Chess,
     pub start_fen: Option<String>,
     pub moves: Vec<Move>,
+    /// One per move: what the engine said of it, as cutechess and fastchess
+    /// write it (`+0.31/15 0.52s`: score from the mover's view, depth, time);
+    /// `None` for the opening's moves.
+    pub comments: Vec<Option<String>>,
     /// The engine (white or black) that failed, if one did: it must be restarted.
     pub failed: Option<Color>,
 }
@@ -98,9 +102,11 @@ pub fn play(
     let mut adjudicated: Option<(GameResult, String)> = None;
     let mut pos = opening.start.clone();
     let mut moves: Vec<Move> = Vec::new();
+    let mut comments: Vec<Option<String>> = Vec::new();
     for m in &opening.moves {
         pos.play_unchecked(*m);
         moves.push(*m);
+        comments.push(None);
     }
     let start_fen = opening.fen.clone();
     let mut seen: HashMap<u64, u32> = HashMap::new();
@@ -113,13 +119,18 @@ pub fn play(
     let _ = white.send("ucinewgame").and_then(|_| white.ready());
     let _ = black.send("ucinewgame").and_then(|_| black.ready());
 
-    let end = |result, termination: &str, detail: String, moves: Vec<Move>, failed| Played {
+    let end = |result,
+               termination: &str,
+               detail: String,
+               (moves, comments): (Vec<Move>, Vec<Option<String>>),
+               failed| Played {
         result,
         termination: termination.to_string(),
         detail,
         start: opening.start.clone(),
         start_fen: start_fen.clone(),
         moves,
+        comments,
         failed,
     };
 
@@ -130,19 +141,25 @@ pub fn play(
                 GameResult::loss_for(pos.turn()),
                 "normal",
                 "checkmate".into(),
-                moves,
+                (moves, comments),
                 None,
             );
         }
         if pos.is_stalemate() {
-            return end(GameResult::Draw, "normal", "stalemate".into(), moves, None);
+            return end(
+                GameResult::Draw,
+                "normal",
+                "stalemate".into(),
+                (moves, comments),
+                None,
+            );
         }
         if pos.is_insufficient_material() {
             return end(
                 GameResult::Draw,
                 "normal",
                 "insufficient material".into(),
-                moves,
+                (moves, comments),
                 None,
             );
         }
@@ -151,7 +168,7 @@ pub fn play(
                 GameResult::Draw,
                 "normal",
                 "fifty-move rule".into(),
-                moves,
+                (moves, comments),
                 None,
             );
         }
@@ -160,19 +177,19 @@ pub fn play(
                 GameResult::Draw,
                 "normal",
                 "threefold repetition".into(),
-                moves,
+                (moves, comments),
                 None,
             );
         }
         if let Some((result, why)) = adjudicated.take() {
-            return end(result, "adjudication", why, moves, None);
+            return end(result, "adjudication", why, (moves, comments), None);
         }
         if moves.len() >= MAX_PLIES {
             return end(
                 GameResult::Draw,
                 "adjudication",
                 format!("{MAX_PLIES} plies"),
-                moves,
+                (moves, comments),
                 None,
             );
         }
@@ -217,14 +234,20 @@ pub fn play(
                     ),
                     _ => ("unterminated", "no move in time (hung)".to_string()),
                 };
-                return end(GameResult::loss_for(side), t, d, moves, Some(side));
+                return end(
+                    GameResult::loss_for(side),
+                    t,
+                    d,
+                    (moves, comments),
+                    Some(side),
+                );
             }
             Err(e) => {
                 return end(
                     GameResult::loss_for(side),
                     "abandoned",
                     e.to_string(),
-                    moves,
+                    (moves, comments),
                     Some(side),
                 )
             }
@@ -238,7 +261,13 @@ pub fn play(
             *clock -= reply.elapsed.as_millis() as i64;
             if *clock < 0 {
                 let d = format!("overstepped by {} ms", -*clock);
-                return end(GameResult::loss_for(side), "time forfeit", d, moves, None);
+                return end(
+                    GameResult::loss_for(side),
+                    "time forfeit",
+                    d,
+                    (moves, comments),
+                    None,
+                );
             }
             *clock += inc_ms as i64;
         }
@@ -254,11 +283,21 @@ pub fn play(
                 GameResult::loss_for(side),
                 "rules infraction",
                 d,
-                moves,
+                (moves, comments),
                 Some(side),
             );
         };
         adjudicated = judge.record(side, reply.score, pos.fullmoves().get(), mv.is_zeroing());
+        let mut note = String::new();
+        if let Some(score) = reply.score {
+            note.push_str(&score_text(score));
+            if let Some(d) = reply.depth {
+                note.push_str(&format!("/{d}"));
+            }
+            note.push(' ');
+        }
+        note.push_str(&format!("{:.2}s", reply.elapsed.as_secs_f64()));
+        comments.push(Some(note));
         pos.play_unchecked(mv);
         moves.push(mv);
         *seen.entry(key(&pos)).or_default() += 1;

@@ -7,9 +7,12 @@
 mod adjudicate;
 mod engine_proc;
 mod game;
+mod interrupt;
 mod openings;
 mod pgn;
+mod preset;
 pub mod stats;
+mod tally;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -22,7 +25,8 @@ use adjudicate::Adjudication;
 use engine_proc::{EngineProc, EngineSpec};
 use game::{Control, GameResult};
 use openings::{Format, Opening};
-use stats::{Pentanomial, Sprt, Verdict, Wdl};
+use stats::{EloModel, Sprt};
+use tally::Tally;
 
 use crate::paths;
 
@@ -32,7 +36,8 @@ pub struct Args {
     /// each engine starts with its cmd=.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     engine: Vec<String>,
-    /// Openings file (default: startpos; with --advice-vs-none the named ECO openings).
+    /// Openings: a file, builtin:NAME or shared:REL, e.g. shared:openings/8moves_v3.pgn
+    /// (default: startpos; with --advice-vs-none the built-in named openings builtin:eco/b.tsv).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Openings format (default: from the file name).
@@ -65,8 +70,9 @@ pub struct Args {
     /// Write the games here.
     #[arg(long)]
     pgnout: Option<PathBuf>,
-    /// SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05 (stops when decided).
-    #[arg(long, num_args = 4, value_name = "KEY=VALUE")]
+    /// SPRT on pentanomial pairs, stopping when decided: any of elo0=0 elo1=5
+    /// alpha=0.05 beta=0.05 model=normalized|logistic (those not given keep these defaults).
+    #[arg(long, num_args = 0..=5, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
     /// End decided games early. Alone: resign at 600 cp for 3 moves each, draw within
     /// 10 cp for 8 moves each from move 40. Or: resign, draw, resign_moves=N,
@@ -79,9 +85,6 @@ pub struct Args {
     /// Mach with the advisor against Mach without it, on the default database.
     #[arg(long)]
     advice_vs_none: bool,
-    /// Shared data directory (default: $MACH_SHARED, else ../shared).
-    #[arg(long)]
-    shared: Option<PathBuf>,
 }
 
 fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
@@ -136,8 +139,11 @@ fn control(a: &Args) -> Result<Control, String> {
             .map_err(|_| format!("bad --tc '{tc}': use BASE+INC in seconds"))
     };
     let (base, inc) = (secs(base)?, secs(inc)?);
-    if base <= 0.0 || inc < 0.0 {
-        return Err(format!("bad --tc '{tc}'"));
+    // Written so that NaN fails too.
+    if !(base > 0.0 && base < 1e7 && (0.0..1e7).contains(&inc)) {
+        return Err(format!(
+            "bad --tc '{tc}': BASE must be above 0 and INC at least 0 seconds"
+        ));
     }
     Ok(Control::Clock {
         base_ms: (base * 1000.0) as u64,
@@ -151,11 +157,20 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
+        model: EloModel::Normalized,
     };
     for w in words {
         let (k, v) = w
             .split_once('=')
             .ok_or_else(|| format!("--sprt takes KEY=VALUE, not '{w}'"))?;
+        if k == "model" {
+            s.model = match v {
+                "normalized" => EloModel::Normalized,
+                "logistic" => EloModel::Logistic,
+                _ => return Err(format!("--sprt model={v}: use normalized or logistic")),
+            };
+            continue;
+        }
         let v: f64 = v.parse().map_err(|_| format!("--sprt {k}: not a number"))?;
         match k {
             "elo0" => s.elo0 = v,
@@ -164,6 +179,12 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
             "beta" => s.beta = v,
             _ => return Err(format!("unknown --sprt key '{k}'")),
         }
+    }
+    if s.elo0.partial_cmp(&s.elo1) != Some(std::cmp::Ordering::Less) {
+        return Err("--sprt: elo0 must be below elo1".into());
+    }
+    if !(s.alpha > 0.0 && s.beta > 0.0 && s.alpha + s.beta < 1.0) {
+        return Err("--sprt: alpha and beta must be above 0, and below 1 together".into());
     }
     Ok(s)
 }
@@ -176,18 +197,6 @@ fn shuffle<T>(v: &mut [T], seed: u64) {
         s ^= s << 17;
         v.swap(i, (s % (i as u64 + 1)) as usize);
     }
-}
-
-/// Everything the workers report.
-#[derive(Default)]
-struct Tally {
-    /// From the first engine's point of view.
-    wdl: Wdl,
-    penta: Pentanomial,
-    /// First engine's points in the first game of each unfinished pair.
-    half_pairs: std::collections::HashMap<usize, f64>,
-    terminations: std::collections::BTreeMap<String, u32>,
-    pgn: Vec<(usize, String)>,
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
@@ -212,41 +221,9 @@ pub fn run(a: &Args) -> Result<(), String> {
         .unwrap_or_default();
     let mut openings_path = a.openings.clone();
     if a.advice_vs_none {
-        let shared = paths::shared_dir(a.shared.as_deref())?;
-        let index = paths::default_index_dir();
-        // Missing, from an older Mach, or damaged: (re)build it.
-        if let Err(e) = mach_advisor::AdvisorIndex::open(&index) {
-            eprintln!("building the default index at {} ({e})...", index.display());
-            let opts = mach_advisor::build::BuildOptions {
-                inputs: vec![shared.join(paths::DEFAULT_DATABASE)],
-                out: index.clone(),
-                ..Default::default()
-            };
-            mach_advisor::build::build(&opts, &Default::default()).map_err(|e| e.to_string())?;
-        }
-        let exe = std::env::current_exe()
-            .map_err(|e| e.to_string())?
-            .display()
-            .to_string();
-        specs = vec![
-            EngineSpec {
-                cmd: exe.clone(),
-                args: Vec::new(),
-                name: "Mach+advice".into(),
-                options: vec![
-                    ("Advisor".into(), "true".into()),
-                    ("AdvisorIndex".into(), index.display().to_string()),
-                ],
-            },
-            EngineSpec {
-                cmd: exe,
-                args: Vec::new(),
-                name: "Mach".into(),
-                options: vec![("Advisor".into(), "false".into())],
-            },
-        ];
+        specs = preset::advice_vs_none_engines()?;
         if openings_path.is_none() {
-            openings_path = Some(shared.join("openings/eco/b.tsv"));
+            openings_path = Some(PathBuf::from(preset::ADVICE_VS_NONE_OPENINGS));
         }
     }
     if specs.len() != 2 {
@@ -254,11 +231,12 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     let mut book: Vec<Opening> = match &openings_path {
         Some(p) => {
+            let source = paths::input(p)?;
             let f = a
                 .format
-                .or_else(|| Format::guess(p))
+                .or_else(|| Format::guess(&source.name()))
                 .ok_or("give --format epd|pgn|tsv")?;
-            openings::load(p, f)?
+            openings::load(&source, f)?
         }
         None => vec![Opening {
             name: "start position".into(),
@@ -270,6 +248,10 @@ pub fn run(a: &Args) -> Result<(), String> {
     if !a.sequential {
         shuffle(&mut book, a.seed);
     }
+    if a.advice_vs_none {
+        // After every argument was checked: a typo must not cost an index build.
+        preset::ensure_default_index()?;
+    }
     let pairs = match (a.games, a.rounds) {
         (Some(g), _) => g.div_ceil(2) as usize,
         (None, Some(r)) => r as usize,
@@ -280,120 +262,69 @@ pub fn run(a: &Args) -> Result<(), String> {
         EngineProc::start(s).map_err(|e| format!("{}: {e}", s.name))?;
     }
 
+    let pgn_out = a.pgnout.as_deref().map(pgn::PgnFile::open).transpose()?;
+    interrupt::install();
+
     let bar = ProgressBar::new(2 * pairs as u64);
     bar.set_style(
         ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let names = [specs[0].name.as_str(), specs[1].name.as_str()];
     let tally = Mutex::new(Tally::default());
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let pgn_error = Mutex::new(None);
     std::thread::scope(|s| {
         for _ in 0..a.concurrency.max(1) {
             s.spawn(|| {
                 let mut procs: [Option<EngineProc>; 2] = [None, None];
                 loop {
                     let job = next.fetch_add(1, Ordering::SeqCst);
-                    if job >= 2 * pairs || stop.load(Ordering::SeqCst) {
+                    if job >= 2 * pairs || stop.load(Ordering::SeqCst) || interrupt::requested() {
                         break;
                     }
                     let (pair, second) = (job / 2, job % 2 == 1);
                     let opening = &book[pair % book.len()];
-                    for (i, p) in procs.iter_mut().enumerate() {
-                        if p.is_none() {
-                            *p = EngineProc::start(&specs[i]).ok();
-                        }
+                    let played = play_one(&mut procs, &specs, opening, second, control, rules);
+                    if interrupt::requested() {
+                        // Cut short by Ctrl-C/SIGTERM (its engines were killed): not a game.
+                        break;
                     }
-                    // Game 1 of a pair: engine 0 white; game 2: engine 1 white.
                     let (wi, bi) = if second { (1, 0) } else { (0, 1) };
-                    let (played, failed_idx) = match procs {
-                        [Some(ref mut e0), Some(ref mut e1)] => {
-                            let (w, b) = if second { (e1, e0) } else { (e0, e1) };
-                            let p = game::play(w, b, opening, control, rules);
-                            let f = p.failed.map(|c| if c == Color::White { wi } else { bi });
-                            (p, f)
+                    if let Some(out) = &pgn_out {
+                        let text = pgn::game(
+                            &played,
+                            names[wi],
+                            names[bi],
+                            &format!("{}.{}", pair + 1, job % 2 + 1),
+                            &opening.name,
+                            &control.tag(),
+                        );
+                        if let Err(e) = out.append(&text) {
+                            // The games must be kept: stop rather than play on unrecorded.
+                            pgn_error
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .get_or_insert(e);
+                            stop.store(true, Ordering::SeqCst);
                         }
-                        _ => {
-                            // An engine would not restart: it forfeits.
-                            let dead = if procs[0].is_none() { 0 } else { 1 };
-                            let loser = if dead == wi {
-                                Color::White
-                            } else {
-                                Color::Black
-                            };
-                            let p = game::Played {
-                                result: if loser == Color::White {
-                                    GameResult::BlackWins
-                                } else {
-                                    GameResult::WhiteWins
-                                },
-                                termination: "abandoned".into(),
-                                detail: "engine would not start".into(),
-                                start: opening.start.clone(),
-                                start_fen: opening.fen.clone(),
-                                moves: opening.moves.clone(),
-                                failed: Some(loser),
-                            };
-                            (p, Some(dead))
-                        }
-                    };
-                    if let Some(i) = failed_idx {
-                        procs[i] = None; // restarted for the next game
                     }
-                    let first_points = match (&played.result, second) {
-                        (GameResult::Draw, _) => 0.5,
-                        (GameResult::WhiteWins, false) | (GameResult::BlackWins, true) => 1.0,
-                        _ => 0.0,
-                    };
-                    let text = pgn::game(
-                        &played,
-                        &specs[wi].name,
-                        &specs[bi].name,
-                        &format!("{}.{}", pair + 1, job % 2 + 1),
-                        &opening.name,
-                        &control.tag(),
-                    );
                     let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                    match (&played.result, second) {
-                        (GameResult::Draw, _) => t.wdl.draws += 1,
-                        (GameResult::WhiteWins, false) | (GameResult::BlackWins, true) => {
-                            t.wdl.wins += 1
-                        }
-                        _ => t.wdl.losses += 1,
+                    t.record(pair, second, &played);
+                    if t.decided(sprt) {
+                        stop.store(true, Ordering::SeqCst);
                     }
-                    *t.terminations
-                        .entry(format!("{} ({})", played.termination, played.detail))
-                        .or_default() += 1;
-                    t.pgn.push((job, text));
-                    if let Some(other) = t.half_pairs.remove(&pair) {
-                        t.penta.add(other, first_points);
-                        if let Some(s) = sprt {
-                            if s.verdict(&t.penta) != Verdict::Continue {
-                                stop.store(true, Ordering::SeqCst);
-                            }
-                        }
-                    } else {
-                        t.half_pairs.insert(pair, first_points);
-                    }
-                    let w = t.wdl;
+                    let score = t.line(names);
+                    let games = t.wdl.games();
                     drop(t);
-                    let score = format!(
-                        "{} vs {}: +{} ={} -{}  {:+.1} Elo",
-                        specs[0].name,
-                        specs[1].name,
-                        w.wins,
-                        w.draws,
-                        w.losses,
-                        w.elo()
-                    );
                     if bar.is_hidden() {
                         // Not a terminal (a log file): one line per game instead.
                         eprintln!(
-                            "game {} of {}: {} - {} {} ({}); {score}",
-                            w.games(),
+                            "game {games} of {}: {} - {} {} ({}); {score}",
                             2 * pairs,
-                            specs[wi].name,
-                            specs[bi].name,
+                            names[wi],
+                            names[bi],
                             played.result.pgn(),
                             played.detail
                         );
@@ -406,64 +337,74 @@ pub fn run(a: &Args) -> Result<(), String> {
     });
     bar.finish_and_clear();
 
-    let mut t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some(path) = &a.pgnout {
-        t.pgn.sort_by_key(|(job, _)| *job);
-        let all: String = t
-            .pgn
-            .iter()
-            .map(|(_, g)| g.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
-        std::fs::write(path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    t.print_summary(names, control, rules, sprt);
+    if let Some(e) = pgn_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
     }
-    let w = t.wdl;
-    println!(
-        "{} vs {} ({}, {} games)",
-        specs[0].name,
-        specs[1].name,
-        control.tag(),
-        w.games()
-    );
-    println!(
-        "score     +{} ={} -{}  {:.1}%",
-        w.wins,
-        w.draws,
-        w.losses,
-        100.0 * w.score()
-    );
-    println!(
-        "elo       {:+.1} +/- {:.1} (95%)",
-        w.elo() + 0.0,
-        w.elo_error()
-    );
-    println!("los       {:.1}%", 100.0 * w.los());
-    if rules != Adjudication::default() {
-        println!("adjudged  {}", rules.describe());
-    }
-    println!("draws     {:.1}%", 100.0 * w.draw_ratio());
-    println!(
-        "pairs     {:?} (0, 0.5, 1, 1.5, 2 points for {})",
-        t.penta.0, specs[0].name
-    );
-    if let Some(s) = sprt {
-        let (lo, hi) = s.bounds();
-        let verdict = match s.verdict(&t.penta) {
-            Verdict::H0 => "H0 accepted",
-            Verdict::H1 => "H1 accepted",
-            Verdict::Continue => "undecided",
-        };
-        println!(
-            "sprt      elo0 {} elo1 {}: llr {:.2} ({:.2}, {:.2}) {verdict}",
-            s.elo0,
-            s.elo1,
-            s.llr(&t.penta),
-            lo,
-            hi
-        );
-    }
-    for (k, n) in &t.terminations {
-        println!("ended     {n} x {k}");
+    if interrupt::requested() {
+        return Err(format!(
+            "interrupted: the {} finished games are counted above{}",
+            t.wdl.games(),
+            match &a.pgnout {
+                Some(p) => format!(" and kept in {}", p.display()),
+                None => String::new(),
+            }
+        ));
     }
     Ok(())
+}
+
+/// Plays one game of a pair with the worker's engines (started or restarted
+/// as needed); an engine that will not start forfeits.
+fn play_one(
+    procs: &mut [Option<EngineProc>; 2],
+    specs: &[EngineSpec],
+    opening: &Opening,
+    second: bool,
+    control: Control,
+    rules: Adjudication,
+) -> game::Played {
+    for (i, p) in procs.iter_mut().enumerate() {
+        if p.is_none() {
+            *p = EngineProc::start(&specs[i]).ok();
+        }
+    }
+    // Game 1 of a pair: engine 0 white; game 2: engine 1 white.
+    let (wi, bi) = if second { (1, 0) } else { (0, 1) };
+    let (played, failed_idx) = match procs {
+        [Some(ref mut e0), Some(ref mut e1)] => {
+            let (w, b) = if second { (e1, e0) } else { (e0, e1) };
+            let p = game::play(w, b, opening, control, rules);
+            let f = p.failed.map(|c| if c == Color::White { wi } else { bi });
+            (p, f)
+        }
+        _ => {
+            let dead = if procs[0].is_none() { 0 } else { 1 };
+            let loser = if dead == wi {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let p = game::Played {
+                result: if loser == Color::White {
+                    GameResult::BlackWins
+                } else {
+                    GameResult::WhiteWins
+                },
+                termination: "abandoned".into(),
+                detail: "engine would not start".into(),
+                start: opening.start.clone(),
+                start_fen: opening.fen.clone(),
+                moves: opening.moves.clone(),
+                comments: vec![None; opening.moves.len()],
+                failed: Some(loser),
+            };
+            (p, Some(dead))
+        }
+    };
+    if let Some(i) = failed_idx {
+        procs[i] = None; // restarted for the next game
+    }
+    played
 }

@@ -1,4 +1,11 @@
-//! Games as PGN with the tags tools expect.
+//! Games as PGN with the tags tools expect, and the file they go to: opened
+//! before the first game (an unwritable path fails at once), each game
+//! appended and flushed as it ends, so a killed match keeps what it played.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use shakmaty::{san::SanPlus, Position};
 
@@ -26,6 +33,35 @@ fn quote(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// The `--pgnout` file. An existing file is appended to, never truncated.
+pub struct PgnFile {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl PgnFile {
+    pub fn open(path: &Path) -> Result<PgnFile, String> {
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(PgnFile {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+        })
+    }
+
+    /// Appends one game and flushes it to the file.
+    pub fn append(&self, text: &str) -> Result<(), String> {
+        let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        f.write_all(text.as_bytes())
+            .and_then(|_| f.write_all(b"\n"))
+            .and_then(|_| f.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
 pub fn game(p: &Played, white: &str, black: &str, round: &str, opening: &str, tc: &str) -> String {
     let mut out = String::new();
     let tags = [
@@ -50,7 +86,7 @@ pub fn game(p: &Played, white: &str, black: &str, round: &str, opening: &str, tc
     out.push('\n');
     let mut pos = p.start.clone();
     let mut line = String::new();
-    for &m in &p.moves {
+    for (i, &m) in p.moves.iter().enumerate() {
         let number = pos.fullmoves().get();
         if pos.turn().is_white() {
             line.push_str(&format!("{number}. "));
@@ -59,6 +95,15 @@ pub fn game(p: &Played, white: &str, black: &str, round: &str, opening: &str, tc
         }
         line.push_str(&SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
         line.push(' ');
+        if let Some(Some(c)) = p.comments.get(i) {
+            line.push_str(&format!("{{{}}} ", c.replace(['{', '}'], "")));
+        }
+        if let Some(Some(_)) = p.comments.get(i) {
+            // After a comment, Black's move needs its number again.
+            if pos.turn().is_black() {
+                line.push_str(&format!("{}... ", pos.fullmoves().get()));
+            }
+        }
     }
     line.push_str(&format!(
         "{{{}}} {}",
