@@ -13,6 +13,7 @@ use crossbeam_channel::{Receiver, Sender};
 use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
 
 use crate::advice::Advice;
+use crate::book::BookMove;
 use crate::index::AdvisorIndex;
 use crate::search::QueryOptions;
 use crate::Error;
@@ -28,6 +29,9 @@ pub struct Request {
 pub struct Response {
     pub id: u64,
     pub advice: Result<Advice, String>,
+    /// What was played from exactly this position (empty when nothing was,
+    /// or on error).
+    pub book: Vec<BookMove>,
 }
 
 /// Positions whose advice is kept for prefetching.
@@ -88,7 +92,7 @@ fn key(pos: &Chess) -> u64 {
 }
 
 fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Response>) {
-    let mut cache: HashMap<(u64, usize), Advice> = HashMap::new();
+    let mut cache: HashMap<(u64, usize), (Advice, Vec<BookMove>)> = HashMap::new();
     let mut order: VecDeque<(u64, usize)> = VecDeque::new();
     while let Ok(mut req) = requests.recv() {
         // Only the newest real request matters; older ones are stale already.
@@ -98,37 +102,48 @@ fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Res
                     let _ = responses.send(Response {
                         id: req.id,
                         advice: Err("superseded".into()),
+                        book: Vec::new(),
                     });
                 }
                 req = newer;
             }
         }
         let k = (key(&req.pos), req.options.k);
-        let advice = match cache.get(&k) {
-            Some(a) => Ok(a.clone()),
+        let (advice, book) = match cache.get(&k) {
+            Some((a, b)) => (Ok(a.clone()), b.clone()),
             None => {
                 // A panic in retrieval must not take the engine down: it
                 // becomes an error answer.
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    index.advise(&req.pos, &req.options)
+                    index
+                        .advise(&req.pos, &req.options)
+                        .map(|a| (a, index.book(&req.pos)))
                 }));
                 match r {
-                    Ok(Ok(a)) => {
-                        cache.insert(k, a.clone());
+                    Ok(Ok((a, b))) => {
+                        cache.insert(k, (a.clone(), b.clone()));
                         order.push_back(k);
                         if order.len() > CACHE_SIZE {
                             if let Some(old) = order.pop_front() {
                                 cache.remove(&old);
                             }
                         }
-                        Ok(a)
+                        (Ok(a), b)
                     }
-                    Ok(Err(e)) => Err(e.to_string()),
-                    Err(_) => Err("internal error in retrieval".into()),
+                    Ok(Err(e)) => (Err(e.to_string()), Vec::new()),
+                    Err(_) => (Err("internal error in retrieval".into()), Vec::new()),
                 }
             }
         };
-        if !req.prefetch && responses.send(Response { id: req.id, advice }).is_err() {
+        if !req.prefetch
+            && responses
+                .send(Response {
+                    id: req.id,
+                    advice,
+                    book,
+                })
+                .is_err()
+        {
             break;
         }
     }

@@ -158,7 +158,8 @@ impl Searcher<'_> {
     pub(crate) fn iterate(&mut self, reporter: &dyn Reporter, multipv: usize) -> Outcome {
         let limits = self.shared.limits;
         let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
-            (d as i32).clamp(1, MAX_PLY as i32 - 4)
+            // Any u32: a depth past i32::MAX must not wrap to a negative one.
+            d.clamp(1, MAX_PLY as u32 - 4) as i32
         });
         let lines = multipv.clamp(1, self.root_moves.len().max(1));
         let mut outcome = Outcome {

@@ -98,14 +98,30 @@ fn age_of(d: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes (at least one cluster).
+    /// A table of about `mb` mebibytes, or, when that much memory cannot be
+    /// had, of the largest halving of it that can (at least one cluster):
+    /// a GUI's Hash setting must never abort the process.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
-        let clusters = std::iter::repeat_with(Cluster::default).take(n).collect();
-        TranspositionTable {
-            clusters,
-            age: AtomicU8::new(0),
+        let mut mb = mb.max(1);
+        loop {
+            match Self::try_new(mb) {
+                Some(t) => return t,
+                None if mb > 1 => mb /= 2,
+                None => return Self::try_new(0).expect("one cluster"),
+            }
         }
+    }
+
+    /// A table of `mb` mebibytes if the memory can be allocated.
+    fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let n = (mb.saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters: Vec<Cluster> = Vec::new();
+        clusters.try_reserve_exact(n).ok()?;
+        clusters.extend(std::iter::repeat_with(Cluster::default).take(n));
+        Some(TranspositionTable {
+            clusters: clusters.into_boxed_slice(),
+            age: AtomicU8::new(0),
+        })
     }
 
     pub fn size_mb(&self) -> usize {

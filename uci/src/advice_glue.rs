@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crossbeam_channel::Receiver;
 use mach_advisor::advice::Advice;
+use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::service::Response;
 use mach_engine::{board, report::RootAdvice};
 use shakmaty::Move;
@@ -69,13 +70,36 @@ pub fn describe(advice: &Advice, chess960: bool) -> String {
     s
 }
 
+/// `info string book e2e4 12 games 58% (avg 2712, 2019) d2d4 ...`: what was played
+/// from exactly this position, the moves the book rules allow marked `*`.
+pub fn describe_book(moves: &[BookMove], rules: BookRules, chess960: bool) -> String {
+    let chosen = book::choose(moves, rules).map(|b| b.mv);
+    let mut s = String::from("book");
+    for b in moves.iter().take(6) {
+        s.push_str(&format!(
+            " {}{} {} game{} {:.0}% (+{} ={} -{}, avg {}, {})",
+            board::uci(b.mv, chess960),
+            if Some(b.mv) == chosen { "*" } else { "" },
+            b.games,
+            if b.games == 1 { "" } else { "s" },
+            100.0 * b.shrunk_score(rules.prior),
+            b.wins,
+            b.draws,
+            b.losses,
+            b.avg_elo,
+            b.last_year
+        ));
+    }
+    s
+}
+
 /// Waits for the answer with this id, ignoring stale ones, at most `budget`.
-pub fn wait(rx: &Receiver<Response>, id: u64, budget: Duration) -> Option<Result<Advice, String>> {
+pub fn wait(rx: &Receiver<Response>, id: u64, budget: Duration) -> Option<Response> {
     let deadline = std::time::Instant::now() + budget;
     loop {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match rx.recv_timeout(left) {
-            Ok(r) if r.id == id => return Some(r.advice),
+            Ok(r) if r.id == id => return Some(r),
             Ok(_) => continue, // stale: an answer to an earlier search
             Err(_) => return None,
         }
@@ -167,19 +191,25 @@ mod tests {
         tx.send(Response {
             id: 1,
             advice: Ok(advice_with("d2d4")),
+            book: Vec::new(),
         })
         .unwrap();
         tx.send(Response {
             id: 2,
             advice: Ok(advice_with("e2e4")),
+            book: Vec::new(),
         })
         .unwrap();
-        let got = wait(&rx, 2, Duration::from_millis(100)).unwrap().unwrap();
+        let got = wait(&rx, 2, Duration::from_millis(100))
+            .unwrap()
+            .advice
+            .unwrap();
         assert_eq!(board::uci(got.moves[0].mv, false), "e2e4");
         // The poller too: an answer for another search gives nothing.
         tx.send(Response {
             id: 7,
             advice: Ok(advice_with("d2d4")),
+            book: Vec::new(),
         })
         .unwrap();
         let p = Poller {
@@ -196,6 +226,7 @@ mod tests {
         tx.send(Response {
             id: 8,
             advice: Ok(advice_with("g1f3")),
+            book: Vec::new(),
         })
         .unwrap();
         let b = p.poll().unwrap();

@@ -7,7 +7,6 @@
 //! after every earlier command took effect, as GUIs expect.
 
 use std::collections::VecDeque;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -21,9 +20,10 @@ use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
 
 use crate::advice_glue::{self, Poller};
+use crate::search_thread::{self, BookPlay, Job, Wait};
 
 use crate::options::{self, Change};
-use crate::output::{info_string, send, UciReporter};
+use crate::output::{info_string, send};
 use crate::protocol::{Command, Go};
 
 pub enum Msg {
@@ -64,6 +64,8 @@ pub struct Controller {
     /// advisor option changes.
     advisor_failed: bool,
     next_request: u64,
+    own_book: bool,
+    book: BookPlay,
 }
 
 /// With `go depth`/`go nodes`, how long the search waits for advice, so
@@ -96,6 +98,12 @@ impl Controller {
             advisor: None,
             advisor_failed: false,
             next_request: 1,
+            own_book: true,
+            book: BookPlay {
+                rules: mach_advisor::book::BookRules::default(),
+                margin: 50,
+                verify_nodes: 8_000,
+            },
         }
     }
 
@@ -139,7 +147,17 @@ impl Controller {
                     }
                     send("readyok")
                 }
-                msg if !self.pending.is_empty() => self.pending.push_back(msg),
+                msg if !self.pending.is_empty() => {
+                    // A new `go` (or `ucinewgame`) ends the running search even
+                    // while earlier commands wait behind it: otherwise a `go
+                    // infinite` would never end and its `go` never be answered.
+                    if matches!(msg, Msg::Go(..) | Msg::Command(Command::UciNewGame)) {
+                        if let Some(r) = &self.running {
+                            r.control.stop();
+                        }
+                    }
+                    self.pending.push_back(msg)
+                }
                 msg => {
                     if let Err(msg) = self.try_handle(msg) {
                         self.pending.push_back(msg);
@@ -167,6 +185,17 @@ impl Controller {
     /// Runs deferred commands in order until one has to wait again.
     fn drain(&mut self) {
         while let Some(msg) = self.pending.pop_front() {
+            // A `go` with a newer `go` (or `ucinewgame`) already queued behind
+            // it was superseded before it began: it still answers, at once.
+            if let Msg::Go(_, control) = &msg {
+                let superseded = self
+                    .pending
+                    .iter()
+                    .any(|m| matches!(m, Msg::Go(..) | Msg::Command(Command::UciNewGame)));
+                if superseded {
+                    control.stop();
+                }
+            }
             if let Err(msg) = self.try_handle(msg) {
                 self.pending.push_front(msg);
                 break;
@@ -228,8 +257,14 @@ impl Controller {
     fn apply(&mut self, change: Change) {
         match change {
             Change::Hash(mb) => {
-                self.hash_mb = mb;
                 self.engine().set_hash(mb);
+                let got = self.engine().hash_mb();
+                if got < mb {
+                    info_string(&format!(
+                        "Hash {mb} MiB cannot be allocated here; using {got} MiB"
+                    ));
+                }
+                self.hash_mb = got;
             }
             Change::Threads(n) => {
                 self.threads = n;
@@ -255,6 +290,11 @@ impl Controller {
             Change::AdviceWeight(w) => self.advice_weights.exact = w,
             Change::AdviceSimilarWeight(w) => self.advice_weights.similar = w,
             Change::AdvisorTopK(k) => self.advisor_topk = k,
+            Change::OwnBook(on) => self.own_book = on,
+            Change::BookMinGames(n) => self.book.rules.min_games = n,
+            Change::BookMinScore(p) => self.book.rules.min_score = p as f32 / 100.0,
+            Change::BookMargin(cp) => self.book.margin = cp,
+            Change::BookVerifyNodes(n) => self.book.verify_nodes = n,
         }
     }
 
@@ -315,31 +355,42 @@ impl Controller {
         }
     }
 
+    /// The book, if this search may play from it: not when analysing
+    /// (infinite, ponder, searchmoves, mate, MultiPV).
+    fn book_for(&self, limits: &Limits) -> Option<BookPlay> {
+        let analysing = limits.infinite
+            || limits.ponder
+            || !limits.searchmoves.is_empty()
+            || limits.mate.is_some()
+            || self.multipv > 1;
+        (self.own_book && !analysing).then_some(self.book)
+    }
+
     fn go(&mut self, go: Box<Go>, control: Arc<SearchControl>) {
-        let mut engine = self
+        let engine = self
             .engine
             .take()
             .unwrap_or_else(|| Engine::new(self.hash_mb, self.threads));
         let limits = self.limits(&go);
-        let root = self.root.clone();
-        let keys = self.keys.clone();
         let chess960 = self.chess960;
-        let (hash_mb, threads) = (self.hash_mb, self.threads);
         let mut options = SearchOptions {
             multipv: self.multipv,
             move_overhead: Duration::from_millis(self.move_overhead),
             ..SearchOptions::default()
         };
 
-        // Advice: asked for now; a fixed-depth/nodes search waits for it,
-        // any other search starts at once and takes it when it arrives.
+        // Advice: asked for now. A fixed-depth/nodes search waits for it (so
+        // it is reproducible), and so does a search that may play from the
+        // book (briefly: the answer takes milliseconds); any other search
+        // starts at once and takes it when it arrives.
         self.ensure_advisor();
         let query = QueryOptions {
             k: self.advisor_topk,
             ..QueryOptions::default()
         };
-        let mut wait_for = None;
+        let mut wait = None;
         let mut prefetch = None;
+        let mut book = None;
         if let Some(svc) = &self.advisor {
             let id = self.next_request;
             self.next_request += 1;
@@ -353,9 +404,23 @@ impl Controller {
                 })
                 .is_ok();
             if sent {
-                if go.depth.is_some() || go.nodes.is_some() {
-                    wait_for = Some((svc.receiver(), id));
-                } else {
+                book = self.book_for(&limits);
+                let fixed = go.depth.is_some() || go.nodes.is_some();
+                if fixed || book.is_some() {
+                    let budget = if fixed {
+                        FIXED_SEARCH_ADVICE_BUDGET
+                    } else {
+                        book_wait(&limits, self.root.turn())
+                    };
+                    wait = Some(Wait {
+                        rx: svc.receiver(),
+                        id,
+                        budget,
+                        bonuses: true,
+                    });
+                }
+                if !fixed {
+                    // Also polled during the search, in case the wait above runs out.
                     options.advice = Some(Arc::new(Poller {
                         rx: svc.receiver(),
                         id,
@@ -364,97 +429,49 @@ impl Controller {
                         done: std::sync::Mutex::new(false),
                     }));
                 }
-                prefetch = Some(svc.sender());
+                prefetch = Some((svc.sender(), query.clone()));
             }
         }
-        let weights = self.advice_weights;
-        let c = control.clone();
-        let tx = self.tx.clone();
+        let job = Job {
+            engine,
+            root: self.root.clone(),
+            keys: self.keys.clone(),
+            limits,
+            options,
+            control: control.clone(),
+            chess960,
+            hash_mb: self.hash_mb,
+            threads: self.threads,
+            weights: self.advice_weights,
+            wait,
+            book,
+            prefetch,
+            done: self.tx.clone(),
+        };
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
-            .spawn(move || {
-                let reporter = UciReporter::new(chess960);
-                if let Some((rx, id)) = wait_for {
-                    match advice_glue::wait(&rx, id, FIXED_SEARCH_ADVICE_BUDGET) {
-                        Some(Ok(a)) => {
-                            info_string(&advice_glue::describe(&a, chess960));
-                            options.root_bonus = advice_glue::bonuses(&a, weights);
-                        }
-                        Some(Err(e)) => info_string(&format!("advisor: {e}")),
-                        None => info_string("advisor: no answer in time; searching without advice"),
-                    }
-                }
-                let result = catch_unwind(AssertUnwindSafe(|| {
-                    engine.search(&root, &keys, &limits, &options, &c, &reporter)
-                }));
-                let last = reporter
-                    .last
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .clone();
-                match result {
-                    Ok(result) => {
-                        let mut best = result.best;
-                        let mut ponder = result.ponder;
-                        if let Some(mut info) = last {
-                            // The final word: totals, and the PV the best move comes from.
-                            let elapsed = c.elapsed();
-                            info.nodes = result.nodes.max(info.nodes);
-                            info.time_ms = elapsed.as_millis() as u64;
-                            info.nps = (info.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
-                            send(&reporter.format(&info));
-                            best = info.pv.first().copied();
-                            ponder = info.pv.get(1).copied();
-                        } else if best.is_none() {
-                            info_string("no legal moves");
-                        }
-                        bestmove(best, ponder, chess960);
-                        // While the opponent thinks, prepare advice for the reply we expect.
-                        if let (Some(b), Some(p), Some(tx)) = (best, ponder, &prefetch) {
-                            let mut pos = root.clone();
-                            pos.play_unchecked(b);
-                            if pos.is_legal(p) {
-                                pos.play_unchecked(p);
-                                let _ = tx.send(Request {
-                                    id: 0,
-                                    pos,
-                                    options: query.clone(),
-                                    prefetch: true,
-                                });
-                            }
-                        }
-                    }
-                    Err(_) => {
-                        // A bug must not leave the GUI without an answer.
-                        info_string("internal error in the search; playing a legal move");
-                        c.wait_for_release(limits.infinite);
-                        bestmove(root.legal_moves().first().copied(), None, chess960);
-                        engine = Engine::new(hash_mb, threads);
-                    }
-                }
-                let _ = tx.send(Msg::SearchDone);
-                engine
-            });
+            .spawn(move || search_thread::run(job));
         match handle {
             Ok(handle) => self.running = Some(Running { handle, control }),
             Err(e) => {
                 info_string(&format!("cannot start a search thread: {e}"));
                 self.engine = Some(Engine::new(self.hash_mb, self.threads));
-                bestmove(self.root.legal_moves().first().copied(), None, chess960);
+                search_thread::bestmove(self.root.legal_moves().first().copied(), None, chess960);
             }
         }
     }
 }
 
-fn bestmove(best: Option<shakmaty::Move>, ponder: Option<shakmaty::Move>, chess960: bool) {
-    match (best, ponder) {
-        (Some(b), Some(p)) => send(&format!(
-            "bestmove {} ponder {}",
-            board::uci(b, chess960),
-            board::uci(p, chess960)
-        )),
-        (Some(b), None) => send(&format!("bestmove {}", board::uci(b, chess960))),
-        (None, _) => send("bestmove 0000"),
-    }
+/// How long a timed search waits for the memory's answer before it may play
+/// from the book: 50 ms, but never more than a 40th of the clock left.
+fn book_wait(limits: &Limits, side: shakmaty::Color) -> Duration {
+    let clock = match side {
+        shakmaty::Color::White => limits.wtime,
+        shakmaty::Color::Black => limits.btime,
+    };
+    let cap = clock
+        .or(limits.movetime)
+        .map_or(50, |ms| (ms.max(0) / 40).min(50));
+    Duration::from_millis(cap as u64)
 }

@@ -106,6 +106,43 @@ pub const OPTIONS: &[OptionDef] = &[
             max: 200,
         },
     },
+    // The exact memory as a book (advisor/src/book.rs); `Advisor=false` turns it off too.
+    OptionDef {
+        name: "OwnBook",
+        kind: Kind::Check { default: true },
+    },
+    OptionDef {
+        name: "BookMinGames",
+        kind: Kind::Spin {
+            default: 3,
+            min: 1,
+            max: 100_000,
+        },
+    },
+    OptionDef {
+        name: "BookMinScore",
+        kind: Kind::Spin {
+            default: 40,
+            min: 0,
+            max: 100,
+        },
+    },
+    OptionDef {
+        name: "BookMargin",
+        kind: Kind::Spin {
+            default: 50,
+            min: 0,
+            max: 10_000,
+        },
+    },
+    OptionDef {
+        name: "BookVerifyNodes",
+        kind: Kind::Spin {
+            default: 8_000,
+            min: 0,
+            max: 100_000_000,
+        },
+    },
 ];
 
 /// Where the advisor's index is looked for unless `AdvisorIndex` says otherwise.
@@ -163,6 +200,12 @@ pub enum Change {
     AdviceWeight(i32),
     AdviceSimilarWeight(i32),
     AdvisorTopK(usize),
+    OwnBook(bool),
+    BookMinGames(u32),
+    /// Percent.
+    BookMinScore(u32),
+    BookMargin(i32),
+    BookVerifyNodes(u64),
 }
 
 /// Checks a `setoption`; the error says why it was refused. A spin value out
@@ -231,6 +274,19 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         }
         (Kind::Spin { min, max, .. }, "AdvisorTopK") => {
             Change::AdvisorTopK(number(value, *min, *max, &mut note)? as usize)
+        }
+        (Kind::Check { .. }, "OwnBook") => Change::OwnBook(flag(value)?),
+        (Kind::Spin { min, max, .. }, "BookMinGames") => {
+            Change::BookMinGames(number(value, *min, *max, &mut note)? as u32)
+        }
+        (Kind::Spin { min, max, .. }, "BookMinScore") => {
+            Change::BookMinScore(number(value, *min, *max, &mut note)? as u32)
+        }
+        (Kind::Spin { min, max, .. }, "BookMargin") => {
+            Change::BookMargin(number(value, *min, *max, &mut note)? as i32)
+        }
+        (Kind::Spin { min, max, .. }, "BookVerifyNodes") => {
+            Change::BookVerifyNodes(number(value, *min, *max, &mut note)? as u64)
         }
         _ => return Err(format!("option '{}' is declared but not handled", def.name)),
     };

@@ -415,6 +415,7 @@ mod tests {
         assert_eq!(g.depth, None);
         assert_eq!(g.ignored.len(), 3, "{:?}", g.ignored);
         assert_eq!(go("go depth 99999999999999999999").depth, None);
+        assert_eq!(go("go depth 2147483648").depth, Some(2_147_483_648));
     }
 
     #[test]

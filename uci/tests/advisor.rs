@@ -186,3 +186,112 @@ fn advisor_off_searches_exactly_like_no_advisor() {
     let mut none = engine_with(None, false, 100);
     assert_eq!(last_info(&mut off), last_info(&mut none));
 }
+
+/// An index of `pgn` (text), built with `mach index` into a fresh directory.
+fn index_of(name: &str, pgn: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mach-uci-book-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let out = dir.join("index");
+    let r = Command::new(env!("CARGO_BIN_EXE_mach"))
+        .args([
+            "index",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--threads", "1", "--heap", "32"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    out
+}
+
+/// `n` games with these moves and result.
+fn games(n: usize, moves: &str, result: &str) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "[Event \"t\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[WhiteElo \"2700\"]\n[BlackElo \"2700\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+            )
+        })
+        .collect()
+}
+
+fn book_engine(index: &std::path::Path, settings: &[&str]) -> Engine {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send(&format!(
+        "setoption name AdvisorIndex value {}",
+        index.display()
+    ));
+    e.send("setoption name Advisor value true");
+    for s in settings {
+        e.send(s);
+    }
+    e.send("isready");
+    e.expect("readyok", LONG, |l| l == "readyok");
+    e
+}
+
+#[test]
+fn the_book_plays_the_masters_move_by_any_move_order_and_only_when_allowed() {
+    // Five masters reached the Italian by 1.e4 e5 2.Nf3 Nc6 and played 3.Bc4, and won.
+    let index = index_of(
+        "italian",
+        &games(5, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6", "1-0"),
+    );
+    let mut e = book_engine(&index, &[]);
+    // Another move order, same position: 1.Nf3 Nc6 2.e4 e5.
+    e.send("position startpos moves g1f3 b8c6 e2e4 e7e5");
+    e.send("go wtime 60000 btime 60000");
+    let (best, before) = e.bestmove(LONG);
+    let book = before
+        .iter()
+        .find(|l| l.starts_with("info string book "))
+        .unwrap_or_else(|| panic!("{before:#?}"));
+    assert!(book.contains("f1c4* 5 games"), "{book}");
+    assert!(
+        before.iter().any(|l| l.contains("played from memory")),
+        "{before:#?}"
+    );
+    assert_eq!(best, "f1c4");
+
+    // OwnBook=false, or Advisor=false: no book move.
+    for off in [
+        "setoption name OwnBook value false",
+        "setoption name Advisor value false",
+    ] {
+        let mut e = book_engine(&index, &[off]);
+        e.send("position startpos moves g1f3 b8c6 e2e4 e7e5");
+        e.send("go depth 6");
+        let (_, before) = e.bestmove(LONG);
+        assert!(
+            !before.iter().any(|l| l.contains("played from memory")),
+            "{off}: {before:#?}"
+        );
+    }
+    // Too few games for BookMinGames: searched instead.
+    let mut e = book_engine(&index, &["setoption name BookMinGames value 6"]);
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    e.send("go depth 6");
+    let (_, before) = e.bestmove(LONG);
+    assert!(!before.iter().any(|l| l.contains("played from memory")));
+}
+
+#[test]
+fn a_master_blunder_is_rejected_by_the_verification_search() {
+    // Three masters hung the queen (2...Qg5?? 3.Nxg5); the rules alone would allow it at BookMinScore 0.
+    let index = index_of("blunder", &games(3, "1. e4 e5 2. Nf3 Qg5 3. Nxg5", "1-0"));
+    let mut e = book_engine(&index, &["setoption name BookMinScore value 0"]);
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go wtime 60000 btime 60000");
+    let (best, before) = e.bestmove(LONG);
+    assert!(
+        before.iter().any(|l| l.contains("book d8g5: rejected")),
+        "{before:#?}"
+    );
+    assert_ne!(best, "d8g5");
+}

@@ -458,3 +458,134 @@ fn isready_comes_after_earlier_commands_took_effect() {
         "{before:#?}"
     );
 }
+
+#[test]
+fn a_go_behind_a_deferred_setoption_still_ends_the_infinite_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("setoption name Hash value 8");
+    e.send("go depth 5");
+    e.send("stop");
+    // Two `go`, two `bestmove`: the infinite one ended by the second go, that one by stop or depth.
+    e.bestmove(LONG);
+    e.bestmove(LONG);
+    e.send("isready");
+    let (_, before) = e.expect("readyok", LONG, |l| l == "readyok");
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn every_go_of_a_random_command_burst_gets_exactly_one_bestmove() {
+    // A small deterministic generator: the same burst every run.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let commands = [
+        "go infinite",
+        "go depth 3",
+        "go nodes 5000",
+        "go movetime 20",
+        "go wtime 200 btime 200",
+        "go ponder wtime 500 btime 500",
+        "stop",
+        "ponderhit",
+        "setoption name Hash value 4",
+        "setoption name Threads value 2",
+        "setoption name Clear Hash",
+        "ucinewgame",
+        "position startpos moves e2e4",
+        "position startpos",
+        "isready",
+    ];
+    let mut e = Engine::start();
+    e.handshake();
+    let mut gos = 0;
+    for _ in 0..150 {
+        let c = commands[next(commands.len())];
+        if c.starts_with("go") {
+            gos += 1;
+        }
+        e.send(c);
+    }
+    // Whatever is still pondering or infinite ends with this.
+    e.send("stop");
+    let deadline = std::time::Instant::now() + LONG;
+    let mut bestmoves = 0;
+    while bestmoves < gos {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match e.next_line(left) {
+            Some(l) if l.starts_with("bestmove") => bestmoves += 1,
+            Some(_) => {}
+            None => panic!("{bestmoves} bestmove for {gos} go"),
+        }
+    }
+    // And no more than one each: after a final isready round trip, nothing else comes.
+    e.send("isready");
+    let (_, before) = e.expect("readyok", LONG, |l| l == "readyok");
+    let extra = before.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(extra, 0, "{before:?}");
+}
+
+#[test]
+fn the_largest_hash_under_a_memory_limit_falls_back_and_still_plays() {
+    // The engine under `ulimit -v` (4 GiB of address space): Hash 32768 cannot be had.
+    let mut child = std::process::Command::new("bash")
+        .args([
+            "-c",
+            &format!("ulimit -v 4194304; exec \"{}\"", env!("CARGO_BIN_EXE_mach")),
+        ])
+        .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::{BufRead, Write};
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "uci\nsetoption name Hash value 32768\nisready\nposition startpos\ngo depth 6"
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut said = None;
+    let mut best = None;
+    for line in out.lines() {
+        let line = line.unwrap();
+        if line.starts_with("info string Hash 32768") {
+            said = Some(line.clone());
+        }
+        if line.starts_with("bestmove") {
+            best = Some(line);
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    let _ = child.wait();
+    let said = said.expect("no info string about the Hash fallback");
+    assert!(said.contains("using"), "{said}");
+    let best = best.expect("no bestmove");
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(is_legal(&Chess::default(), mv), "{best}");
+}
+
+#[test]
+fn a_depth_past_i32_max_searches_deep_instead_of_wrapping_to_depth_one() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go depth 2147483648");
+    // Depth 1 would answer at once; a deep search reaches depth 6 and waits for stop.
+    e.expect("depth 6", LONG, |l| field(l, "depth") == Some("6"));
+    e.send("stop");
+    e.bestmove(LONG);
+}

@@ -1,0 +1,202 @@
+//! The exact memory as an opening book: every position the grandmasters
+//! reached, by any move order (positions are found by Zobrist key), with
+//! per-move statistics, and the rule that says when the evidence is strong
+//! enough to play a move from memory.
+//!
+//! Thin evidence is shrunk: a move's score for the side that played it is
+//! (wins + draws/2 + prior/2) / (games + prior), so one won game is not a
+//! book line, and a move needs both enough games and a fair score.
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::index::AdvisorIndex;
+use crate::store::decode_move;
+
+/// What the grandmasters played in one exact position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookMove {
+    pub mv: Move,
+    /// Games that played it here.
+    pub games: u32,
+    /// Their results for the side that played it.
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Average rating of the players who played it (0 when unknown).
+    pub avg_elo: u16,
+    /// The last year it was played (0 when unknown).
+    pub last_year: u16,
+}
+
+impl BookMove {
+    /// Points per game for the side that played it, shrunk toward 1/2 by
+    /// `prior` imaginary drawn games.
+    pub fn shrunk_score(&self, prior: f32) -> f32 {
+        let points = self.wins as f32 + 0.5 * self.draws as f32 + 0.5 * prior;
+        points / (self.games as f32 + prior).max(1e-6)
+    }
+}
+
+/// When a book move is played. The defaults are the UCI options' defaults.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BookRules {
+    /// Fewest games that played the move here.
+    pub min_games: u32,
+    /// Lowest shrunk score for the side that played it.
+    pub min_score: f32,
+    /// Smallest share of the games that reached this position.
+    pub min_share: f32,
+    /// Imaginary drawn games the score is shrunk with.
+    pub prior: f32,
+}
+
+impl Default for BookRules {
+    fn default() -> Self {
+        BookRules {
+            min_games: 3,
+            min_score: 0.40,
+            min_share: 0.15,
+            prior: 2.0,
+        }
+    }
+}
+
+/// The move to play from memory, if any: among the moves that pass the
+/// rules, the one most games chose (grandmaster consensus), ties broken by
+/// the better shrunk score.
+pub fn choose(moves: &[BookMove], rules: BookRules) -> Option<&BookMove> {
+    let total: u32 = moves.iter().map(|m| m.games).sum();
+    moves
+        .iter()
+        .filter(|m| {
+            m.games >= rules.min_games
+                && m.shrunk_score(rules.prior) >= rules.min_score
+                && m.games as f32 >= rules.min_share * total as f32
+        })
+        .max_by(|a, b| {
+            a.games.cmp(&b.games).then(
+                a.shrunk_score(rules.prior)
+                    .total_cmp(&b.shrunk_score(rules.prior)),
+            )
+        })
+}
+
+impl AdvisorIndex {
+    /// Every move played from exactly this position, most played first.
+    pub fn book(&self, pos: &Chess) -> Vec<BookMove> {
+        let mover = pos.turn();
+        let mut out: Vec<(BookMove, u64, u32)> = Vec::new(); // (move, elo sum, rated games)
+        for hit in self.exact(pos) {
+            let (Some(game), Some(code)) = (self.games.get(hit.game), hit.next) else {
+                continue;
+            };
+            let Some(mv) = decode_move(pos, code as u16) else {
+                continue;
+            };
+            let i = match out.iter().position(|(b, _, _)| b.mv == mv) {
+                Some(i) => i,
+                None => {
+                    out.push((
+                        BookMove {
+                            mv,
+                            games: 0,
+                            wins: 0,
+                            draws: 0,
+                            losses: 0,
+                            avg_elo: 0,
+                            last_year: 0,
+                        },
+                        0,
+                        0,
+                    ));
+                    out.len() - 1
+                }
+            };
+            let (b, elo_sum, rated) = &mut out[i];
+            b.games += 1;
+            match game.result.score_for(mover) {
+                Some(s) if s >= 1.0 => b.wins += 1,
+                Some(s) if s >= 0.5 => b.draws += 1,
+                Some(_) => b.losses += 1,
+                None => {}
+            }
+            let elo = if mover == Color::White {
+                game.white_elo
+            } else {
+                game.black_elo
+            };
+            if elo > 0 {
+                *elo_sum += elo as u64;
+                *rated += 1;
+            }
+            b.last_year = b.last_year.max(game.year);
+        }
+        let mut moves: Vec<BookMove> = out
+            .into_iter()
+            .map(|(mut b, sum, rated)| {
+                if rated > 0 {
+                    b.avg_elo = (sum / rated as u64) as u16;
+                }
+                b
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.games));
+        moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bm(uci: &str, games: u32, wins: u32, draws: u32) -> BookMove {
+        let pos = Chess::default();
+        let mv = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        BookMove {
+            mv,
+            games,
+            wins,
+            draws,
+            losses: games - wins - draws,
+            avg_elo: 2700,
+            last_year: 2020,
+        }
+    }
+
+    #[test]
+    fn thin_evidence_is_shrunk_toward_a_draw() {
+        let one_win = bm("e2e4", 1, 1, 0);
+        assert!((one_win.shrunk_score(2.0) - 2.0 / 3.0).abs() < 1e-6);
+        let many = bm("e2e4", 100, 60, 20);
+        assert!((many.shrunk_score(2.0) - 71.0 / 102.0).abs() < 1e-6);
+        assert!((bm("e2e4", 0, 0, 0).shrunk_score(2.0) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_most_played_move_that_passes_every_rule_is_chosen() {
+        let r = BookRules::default();
+        // d4 most played but scores badly; e4 passes; c4 too rare.
+        let moves = [
+            bm("d2d4", 20, 2, 4),
+            bm("e2e4", 10, 4, 4),
+            bm("c2c4", 2, 2, 0),
+        ];
+        assert_eq!(choose(&moves, r).unwrap().mv, moves[1].mv);
+        // A single game is never a book line.
+        assert!(choose(&[bm("e2e4", 1, 1, 0)], r).is_none());
+        // A move few of the games chose is not played, however well it scored.
+        let moves = [bm("e2e4", 40, 10, 20), bm("g1f3", 4, 4, 0)];
+        let strict = BookRules {
+            min_share: 0.2,
+            ..r
+        };
+        assert_eq!(choose(&moves, strict).unwrap().mv, moves[0].mv);
+        let only_rare = [bm("e2e4", 40, 2, 4), bm("g1f3", 4, 4, 0)];
+        assert!(choose(&only_rare, strict).is_none());
+        assert!(choose(&[], r).is_none());
+    }
+}
