@@ -13,7 +13,11 @@ pub fn shared_dir(test: &str) -> Option<PathBuf> {
     if dir.join("suites").is_dir() {
         Some(dir)
     } else {
-        println!(
+        // Straight to stderr: the test harness captures print!/eprint! of
+        // passing tests, and this line is for the person running them.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "not run: {test} needs the shared data directory, not found at {} (set MACH_SHARED)",
             dir.display()
         );

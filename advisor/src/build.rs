@@ -213,6 +213,7 @@ fn build_into(
                 }
                 games_read += 1;
                 if let Some(t) = g.trouble {
+                    log::debug!("{}: game {games_read}: {}", source.name(), t.describe());
                     *troubles.entry(t.describe().to_string()).or_default() += 1;
                 }
                 if let Some(record) = g.game {

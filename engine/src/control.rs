@@ -106,6 +106,11 @@ mod tests {
         let c2 = c.clone();
         let t = std::thread::spawn(move || c2.wait_for_release(false));
         std::thread::sleep(Duration::from_millis(20));
+        // It must really wait: a wait that never blocked would pass the rest.
+        assert!(
+            !t.is_finished(),
+            "the ponder wait returned before ponderhit"
+        );
         c.ponderhit();
         t.join().unwrap();
         assert!(c.clock_elapsed().unwrap() < Duration::from_millis(20));

@@ -125,6 +125,7 @@ impl Controller {
                 self.advisor = Some(s);
             }
             Err(e) => {
+                log::warn!("advisor disabled: {e}");
                 info_string(&format!("advisor disabled: {e}"));
                 self.advisor_failed = true;
             }

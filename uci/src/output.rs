@@ -9,6 +9,7 @@ use mach_engine::tt::Bound;
 use std::sync::Mutex;
 
 pub fn send(line: &str) {
+    log::trace!("> {line}");
     let mut out = std::io::stdout().lock();
     // A GUI that closed the pipe cannot be told anything; carry on quietly.
     let _ = writeln!(out, "{line}");

@@ -75,7 +75,10 @@ pub fn run(mut job: Job) -> Engine {
                             job.options.advice = None;
                         }
                     }
-                    Err(e) => info_string(&format!("advisor: {e}")),
+                    Err(e) => {
+                        log::warn!("advisor: {e}");
+                        info_string(&format!("advisor: {e}"))
+                    }
                 }
                 if let Some(b) = &job.book {
                     book_candidate = book::choose(&r.book, b.rules).cloned();
@@ -84,7 +87,10 @@ pub fn run(mut job: Job) -> Engine {
                     }
                 }
             }
-            None => info_string("advisor: no answer in time; searching without it"),
+            None => {
+                log::warn!("advisor: no answer within {:?}", w.budget);
+                info_string("advisor: no answer in time; searching without it")
+            }
         }
     }
     let reporter = UciReporter::new(job.chess960);

@@ -38,6 +38,7 @@ pub fn run() {
         }
         // GUIs send ASCII; anything else is replaced rather than refused.
         let line = String::from_utf8_lossy(&buf);
+        log::trace!("< {}", line.trim_end());
         let command = match protocol::parse(&line) {
             Ok(Some(c)) => c,
             Ok(None) => continue,

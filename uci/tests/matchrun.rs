@@ -480,3 +480,40 @@ fn advice_vs_none_never_wipes_a_directory_that_is_not_an_index() {
     );
     assert!(dir.join("sub").is_dir());
 }
+
+#[test]
+fn the_log_records_every_engines_input_output_and_stderr() {
+    let dir = temp("log");
+    let log = dir.join("match.log");
+    let noisy = wrapped_mach(&dir, "noisy", "echo 'warming up' >&2", "cat");
+    run_match(&[
+        "--engine",
+        &format!("cmd={noisy}"),
+        "name=Noisy",
+        "--engine",
+        &format!("cmd={}", mach()),
+        "name=Plain",
+        "--nodes",
+        "1000",
+        "--games",
+        "2",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&log).unwrap();
+    for want in [
+        "Noisy[",
+        " < uci",
+        " > uciok",
+        " < go nodes 1000",
+        " > bestmove ",
+        " ! warming up",
+    ] {
+        assert!(
+            text.contains(want),
+            "no '{want}' in the log:\n{}",
+            &text[..text.len().min(2000)]
+        );
+    }
+    assert!(text.contains("Plain["));
+}

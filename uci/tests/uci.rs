@@ -537,11 +537,11 @@ fn every_go_of_a_random_command_burst_gets_exactly_one_bestmove() {
 
 #[test]
 fn the_largest_hash_under_a_memory_limit_falls_back_and_still_plays() {
-    // The engine under `ulimit -v` (4 GiB of address space): Hash 32768 cannot be had.
+    // The engine under `ulimit -v` (1 GiB of address space): Hash 32768 cannot be had.
     let mut child = std::process::Command::new("bash")
         .args([
             "-c",
-            &format!("ulimit -v 4194304; exec \"{}\"", env!("CARGO_BIN_EXE_mach")),
+            &format!("ulimit -v 1048576; exec \"{}\"", env!("CARGO_BIN_EXE_mach")),
         ])
         .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
         .stdin(std::process::Stdio::piped())

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
@@ -102,6 +102,32 @@ fn read_line(r: &mut impl BufRead) -> Option<String> {
     }
 }
 
+/// `mach match --log FILE`: every engine's input (`<`), output (`>`) and
+/// stderr (`!`), one line each, with the time since the match started.
+static LOG: OnceLock<(Mutex<std::fs::File>, Instant)> = OnceLock::new();
+
+/// Opens the log (once per process).
+pub fn open_log(path: &std::path::Path) -> Result<(), String> {
+    let f = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let _ = LOG.set((Mutex::new(f), Instant::now()));
+    Ok(())
+}
+
+fn log_line(engine: &str, dir: char, line: &str) {
+    if let Some((f, start)) = LOG.get() {
+        let mut f = f.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(
+            f,
+            "{:10.3} {engine} {dir} {line}",
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
+
 /// Process groups of the engines running now, for `kill_all`.
 static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
@@ -151,6 +177,8 @@ fn info_score(line: &str) -> Option<i32> {
 }
 
 pub struct EngineProc {
+    /// The engine's name with its process id, for the log.
+    label: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -169,24 +197,41 @@ impl EngineProc {
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if LOG.get().is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .spawn()
             .map_err(|e| Failure::Spawn(format!("{}: {e}", spec.cmd)))?;
+        let label = format!("{}[{}]", spec.name, child.id());
+        if let Some(err) = child.stderr.take() {
+            let label = label.clone();
+            std::thread::spawn(move || {
+                let mut err = BufReader::new(err);
+                while let Some(line) = read_line(&mut err) {
+                    log_line(&label, '!', &line);
+                }
+            });
+        }
         let stdout = child.stdout.take().ok_or(Failure::Disconnected)?;
         let stdin = child.stdin.take().ok_or(Failure::Disconnected)?;
         if let Ok(pid) = i32::try_from(child.id()) {
             RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
         }
         let (tx, rx) = crossbeam_channel::unbounded();
+        let out_label = label.clone();
         std::thread::spawn(move || {
             let mut out = BufReader::new(stdout);
             while let Some(line) = read_line(&mut out) {
+                log_line(&out_label, '>', &line);
                 if tx.send(line).is_err() {
                     break;
                 }
             }
         });
         let mut e = EngineProc {
+            label,
             child,
             stdin,
             lines: rx,
@@ -201,6 +246,7 @@ impl EngineProc {
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        log_line(&self.label, '<', line);
         writeln!(self.stdin, "{line}").map_err(|_| Failure::Disconnected)?;
         self.stdin.flush().map_err(|_| Failure::Disconnected)
     }
@@ -232,9 +278,10 @@ impl EngineProc {
     /// Sends `position` and `go`, waits for `bestmove` at most `timeout`.
     pub fn go(&mut self, position: &str, go: &str, timeout: Duration) -> Result<Reply, Failure> {
         // Whatever is left from the last move (a second `bestmove`, late info)
-        // must not be taken as this move's answer.
-        while self.lines.try_recv().is_ok() {}
+        // must not be taken as this move's answer: everything the engine said
+        // before its `readyok` is dropped (cutechess syncs the same way).
         self.send(position)?;
+        self.ready()?;
         let start = Instant::now();
         self.send(go)?;
         let deadline = start + timeout;

@@ -82,6 +82,9 @@ pub struct Args {
     /// Seed for the opening order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Record every engine's input, output and stderr here, with timestamps.
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
     /// Mach with the advisor against Mach without it, on the default database.
     #[arg(long)]
     advice_vs_none: bool,
@@ -257,12 +260,16 @@ pub fn run(a: &Args) -> Result<(), String> {
         (None, Some(r)) => r as usize,
         (None, None) => 10,
     };
+    if let Some(path) = &a.log {
+        engine_proc::open_log(path)?;
+    }
     // Both engines must start at all; later failures only lose games.
     for s in &specs {
         EngineProc::start(s).map_err(|e| format!("{}: {e}", s.name))?;
     }
 
     let pgn_out = a.pgnout.as_deref().map(pgn::PgnFile::open).transpose()?;
+
     interrupt::install();
 
     let bar = ProgressBar::new(2 * pairs as u64);

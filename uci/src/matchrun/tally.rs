@@ -56,7 +56,7 @@ impl Tally {
             w.wins,
             w.draws,
             w.losses,
-            w.elo()
+            w.elo() + 0.0 // no "-0.0"
         )
     }
 
