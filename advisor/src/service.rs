@@ -26,12 +26,18 @@ pub struct Request {
     pub prefetch: bool,
 }
 
+/// The two answers to a request, in this order: the book first (an exact
+/// lookup, microseconds), then the advice (a retrieval, milliseconds), so a
+/// search that may play from the book waits only for the first.
+pub enum Answer {
+    /// What was played from exactly this position (empty when nothing was, or on error).
+    Book(Vec<BookMove>),
+    Advice(Result<Advice, String>),
+}
+
 pub struct Response {
     pub id: u64,
-    pub advice: Result<Advice, String>,
-    /// What was played from exactly this position (empty when nothing was,
-    /// or on error).
-    pub book: Vec<BookMove>,
+    pub answer: Answer,
 }
 
 /// Positions whose advice is kept for prefetching.
@@ -94,56 +100,54 @@ fn key(pos: &Chess) -> u64 {
 fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Response>) {
     let mut cache: HashMap<(u64, usize), (Advice, Vec<BookMove>)> = HashMap::new();
     let mut order: VecDeque<(u64, usize)> = VecDeque::new();
+    let send = |id, answer| responses.send(Response { id, answer }).is_ok();
     while let Ok(mut req) = requests.recv() {
         // Only the newest real request matters; older ones are stale already.
         while let Ok(newer) = requests.try_recv() {
             if !newer.prefetch || req.prefetch {
                 if !req.prefetch {
-                    let _ = responses.send(Response {
-                        id: req.id,
-                        advice: Err("superseded".into()),
-                        book: Vec::new(),
-                    });
+                    send(req.id, Answer::Book(Vec::new()));
+                    send(req.id, Answer::Advice(Err("superseded".into())));
                 }
                 req = newer;
             }
         }
         let k = (key(&req.pos), req.options.k);
-        let (advice, book) = match cache.get(&k) {
-            Some((a, b)) => (Ok(a.clone()), b.clone()),
-            None => {
-                // A panic in retrieval must not take the engine down: it
-                // becomes an error answer.
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    index
-                        .advise(&req.pos, &req.options)
-                        .map(|a| (a, index.book(&req.pos)))
-                }));
-                match r {
-                    Ok(Ok((a, b))) => {
-                        cache.insert(k, (a.clone(), b.clone()));
-                        order.push_back(k);
-                        if order.len() > CACHE_SIZE {
-                            if let Some(old) = order.pop_front() {
-                                cache.remove(&old);
-                            }
-                        }
-                        (Ok(a), b)
-                    }
-                    Ok(Err(e)) => (Err(e.to_string()), Vec::new()),
-                    Err(_) => (Err("internal error in retrieval".into()), Vec::new()),
+        if let Some((a, b)) = cache.get(&k) {
+            if !req.prefetch {
+                let sent = send(req.id, Answer::Book(b.clone()))
+                    && send(req.id, Answer::Advice(Ok(a.clone())));
+                if !sent {
+                    break;
                 }
             }
+            continue;
+        }
+        // A panic in retrieval must not take the engine down: it becomes an
+        // empty book or an error answer.
+        let book = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.book(&req.pos)))
+            .unwrap_or_default();
+        if !req.prefetch && !send(req.id, Answer::Book(book.clone())) {
+            break;
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            index.advise(&req.pos, &req.options)
+        }));
+        let advice = match r {
+            Ok(Ok(a)) => {
+                cache.insert(k, (a.clone(), book));
+                order.push_back(k);
+                if order.len() > CACHE_SIZE {
+                    if let Some(old) = order.pop_front() {
+                        cache.remove(&old);
+                    }
+                }
+                Ok(a)
+            }
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err("internal error in retrieval".into()),
         };
-        if !req.prefetch
-            && responses
-                .send(Response {
-                    id: req.id,
-                    advice,
-                    book,
-                })
-                .is_err()
-        {
+        if !req.prefetch && !send(req.id, Answer::Advice(advice)) {
             break;
         }
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crossbeam_channel::Receiver;
 use mach_advisor::advice::Advice;
 use mach_advisor::book::{self, BookMove, BookRules};
-use mach_advisor::service::Response;
+use mach_advisor::service::{Answer, Response};
 use mach_engine::{board, report::RootAdvice};
 use shakmaty::Move;
 
@@ -93,13 +93,39 @@ pub fn describe_book(moves: &[BookMove], rules: BookRules, chess960: bool) -> St
     s
 }
 
-/// Waits for the answer with this id, ignoring stale ones, at most `budget`.
-pub fn wait(rx: &Receiver<Response>, id: u64, budget: Duration) -> Option<Response> {
+/// Waits at most `budget` for this request's book answer (which comes first).
+pub fn wait_book(rx: &Receiver<Response>, id: u64, budget: Duration) -> Option<Vec<BookMove>> {
+    match wait(rx, id, budget, |a| matches!(a, Answer::Book(_)))? {
+        Answer::Book(b) => Some(b),
+        Answer::Advice(_) => None,
+    }
+}
+
+/// Waits at most `budget` for this request's advice (after its book answer).
+pub fn wait_advice(
+    rx: &Receiver<Response>,
+    id: u64,
+    budget: Duration,
+) -> Option<Result<Advice, String>> {
+    match wait(rx, id, budget, |a| matches!(a, Answer::Advice(_)))? {
+        Answer::Advice(a) => Some(a),
+        Answer::Book(_) => None,
+    }
+}
+
+/// Waits for an answer with this id that `wanted` accepts, dropping stale
+/// answers (to earlier requests) and this request's earlier answers.
+fn wait(
+    rx: &Receiver<Response>,
+    id: u64,
+    budget: Duration,
+    wanted: impl Fn(&Answer) -> bool,
+) -> Option<Answer> {
     let deadline = std::time::Instant::now() + budget;
     loop {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match rx.recv_timeout(left) {
-            Ok(r) if r.id == id => return Some(r),
+            Ok(r) if r.id == id && wanted(&r.answer) => return Some(r.answer),
             Ok(_) => continue, // stale: an answer to an earlier search
             Err(_) => return None,
         }
@@ -126,8 +152,11 @@ impl RootAdvice for Poller {
             if r.id != self.id {
                 continue; // stale
             }
+            let Answer::Advice(advice) = r.answer else {
+                continue; // the book answer: the search thread's business
+            };
             *done = true;
-            return match r.advice {
+            return match advice {
                 Ok(a) => {
                     info_string(&describe(&a, self.chess960));
                     Some(bonuses(&a, self.weights))
@@ -145,7 +174,7 @@ impl RootAdvice for Poller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mach_advisor::service::Response;
+    use mach_advisor::service::{Answer, Response};
 
     fn advice_with(uci: &str) -> Advice {
         let pos = shakmaty::Chess::default();
@@ -190,26 +219,22 @@ mod tests {
         let (tx, rx) = crossbeam_channel::unbounded();
         tx.send(Response {
             id: 1,
-            advice: Ok(advice_with("d2d4")),
-            book: Vec::new(),
+            answer: Answer::Advice(Ok(advice_with("d2d4"))),
         })
         .unwrap();
         tx.send(Response {
             id: 2,
-            advice: Ok(advice_with("e2e4")),
-            book: Vec::new(),
+            answer: Answer::Advice(Ok(advice_with("e2e4"))),
         })
         .unwrap();
-        let got = wait(&rx, 2, Duration::from_millis(100))
+        let got = wait_advice(&rx, 2, Duration::from_millis(100))
             .unwrap()
-            .advice
             .unwrap();
         assert_eq!(board::uci(got.moves[0].mv, false), "e2e4");
         // The poller too: an answer for another search gives nothing.
         tx.send(Response {
             id: 7,
-            advice: Ok(advice_with("d2d4")),
-            book: Vec::new(),
+            answer: Answer::Advice(Ok(advice_with("d2d4"))),
         })
         .unwrap();
         let p = Poller {
@@ -225,8 +250,7 @@ mod tests {
         assert!(p.poll().is_none());
         tx.send(Response {
             id: 8,
-            advice: Ok(advice_with("g1f3")),
-            book: Vec::new(),
+            answer: Answer::Advice(Ok(advice_with("g1f3"))),
         })
         .unwrap();
         let b = p.poll().unwrap();
@@ -235,6 +259,6 @@ mod tests {
             ("g1f3".to_string(), 50)
         );
         assert!(p.poll().is_none(), "delivered once");
-        assert!(wait(&rx, 9, Duration::from_millis(10)).is_none());
+        assert!(wait_advice(&rx, 9, Duration::from_millis(10)).is_none());
     }
 }

@@ -408,16 +408,16 @@ impl Controller {
                 book = self.book_for(&limits);
                 let fixed = go.depth.is_some() || go.nodes.is_some();
                 if fixed || book.is_some() {
-                    let budget = if fixed {
-                        FIXED_SEARCH_ADVICE_BUDGET
-                    } else {
-                        book_wait(&limits, self.root.turn())
-                    };
                     wait = Some(Wait {
                         rx: svc.receiver(),
                         id,
-                        budget,
-                        bonuses: true,
+                        budget: if fixed {
+                            FIXED_SEARCH_ADVICE_BUDGET
+                        } else {
+                            book_wait(&limits, self.root.turn())
+                        },
+                        bonuses: fixed,
+                        advice_budget: FIXED_SEARCH_ADVICE_BUDGET,
                     });
                 }
                 if !fixed {

@@ -30,13 +30,17 @@ pub struct BookPlay {
     pub verify_nodes: u64,
 }
 
-/// The advisor's answer this search waits for before it starts.
+/// The advisor's answers this search waits for before it starts.
 pub struct Wait {
     pub rx: Receiver<Response>,
     pub id: u64,
+    /// For the book answer (when the book may play).
     pub budget: Duration,
-    /// Turn the answer into root bonuses (the search has no poller).
+    /// Wait for the advice too and turn it into root bonuses (fixed
+    /// depth/nodes searches, which must be reproducible).
     pub bonuses: bool,
+    /// For the advice, when `bonuses`.
+    pub advice_budget: Duration,
 }
 
 /// Everything a search thread needs.
@@ -64,32 +68,35 @@ pub fn run(mut job: Job) -> Engine {
     let c = job.control.clone();
     let mut book_candidate: Option<BookMove> = None;
     if let Some(w) = job.wait.take() {
-        match advice_glue::wait(&w.rx, w.id, w.budget) {
-            Some(r) => {
-                match &r.advice {
-                    Ok(a) => {
-                        info_string(&advice_glue::describe(a, job.chess960));
-                        if w.bonuses {
-                            job.options.root_bonus = advice_glue::bonuses(a, job.weights);
-                            // Delivered here: the poller would find nothing more.
-                            job.options.advice = None;
-                        }
-                    }
-                    Err(e) => {
-                        log::warn!("advisor: {e}");
-                        info_string(&format!("advisor: {e}"))
+        if let Some(b) = &job.book {
+            // The book answer comes first: an exact lookup, microseconds.
+            match advice_glue::wait_book(&w.rx, w.id, w.budget) {
+                Some(moves) => {
+                    book_candidate = book::choose(&moves, b.rules).cloned();
+                    if !moves.is_empty() {
+                        info_string(&advice_glue::describe_book(&moves, b.rules, job.chess960));
                     }
                 }
-                if let Some(b) = &job.book {
-                    book_candidate = book::choose(&r.book, b.rules).cloned();
-                    if !r.book.is_empty() {
-                        info_string(&advice_glue::describe_book(&r.book, b.rules, job.chess960));
-                    }
-                }
+                None => log::warn!("advisor: no book answer within {:?}", w.budget),
             }
-            None => {
-                log::warn!("advisor: no answer within {:?}", w.budget);
-                info_string("advisor: no answer in time; searching without it")
+        }
+        if w.bonuses && book_candidate.is_none() {
+            match advice_glue::wait_advice(&w.rx, w.id, w.advice_budget) {
+                Some(Ok(a)) => {
+                    info_string(&advice_glue::describe(&a, job.chess960));
+                    job.options.root_bonus = advice_glue::bonuses(&a, job.weights);
+                    // Delivered here: the poller would find nothing more.
+                    job.options.advice = None;
+                }
+                Some(Err(e)) => {
+                    log::warn!("advisor: {e}");
+                    info_string(&format!("advisor: {e}"))
+                }
+                None if w.advice_budget.is_zero() => {}
+                None => {
+                    log::warn!("advisor: no answer within {:?}", w.advice_budget);
+                    info_string("advisor: no answer in time; searching without it")
+                }
             }
         }
     }

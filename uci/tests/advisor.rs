@@ -295,3 +295,110 @@ fn a_master_blunder_is_rejected_by_the_verification_search() {
     );
     assert_ne!(best, "d8g5");
 }
+
+/// A copy of the fixture index with `damage` done to it.
+fn damaged_copy(name: &str, damage: impl Fn(&std::path::Path)) -> PathBuf {
+    let src = fixture_index();
+    let dir = std::env::temp_dir().join(format!("mach-uci-damaged-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = Command::new("cp")
+        .arg("-r")
+        .arg(&src)
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(r.success());
+    damage(&dir);
+    dir
+}
+
+fn files_ending(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(ext))
+        .collect()
+}
+
+fn truncate(p: &std::path::Path) {
+    let len = std::fs::metadata(p).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(p).unwrap();
+    f.set_len(len / 2).unwrap();
+}
+
+fn flip_bytes(p: &std::path::Path) {
+    let mut b = std::fs::read(p).unwrap();
+    // About 2% of the bytes, spread evenly.
+    for i in (0..b.len()).step_by(50) {
+        b[i] ^= 0x5a;
+    }
+    std::fs::write(p, b).unwrap();
+}
+
+#[test]
+fn a_damaged_index_is_an_info_string_and_a_legal_move_never_silence() {
+    let cases: Vec<(&str, PathBuf)> = vec![
+        (
+            "term",
+            damaged_copy("term", |d| {
+                files_ending(&d.join("tantivy"), ".term")
+                    .iter()
+                    .for_each(|p| truncate(p))
+            }),
+        ),
+        (
+            "fast",
+            damaged_copy("fast", |d| {
+                files_ending(&d.join("tantivy"), ".fast")
+                    .iter()
+                    .for_each(|p| flip_bytes(p))
+            }),
+        ),
+        (
+            "keys",
+            damaged_copy("keys", |d| truncate(&d.join("keys.bin"))),
+        ),
+        (
+            "games",
+            damaged_copy("games", |d| flip_bytes(&d.join("games.bin"))),
+        ),
+        (
+            "meta",
+            damaged_copy("meta", |d| flip_bytes(&d.join("meta.txt"))),
+        ),
+    ];
+    for (what, dir) in &cases {
+        let mut e = Engine::start();
+        e.handshake();
+        e.send(&format!(
+            "setoption name AdvisorIndex value {}",
+            dir.display()
+        ));
+        e.send("setoption name Advisor value true");
+        e.send("isready");
+        let (_, before) = e.expect("readyok", LONG, |l| l == "readyok");
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info string advisor disabled")),
+            "{what}: the damage went unnoticed: {before:#?}"
+        );
+        e.send("position startpos moves e2e4");
+        e.send("go depth 4");
+        let (best, _) = e.bestmove(LONG);
+        assert_eq!(best.len(), 4, "{what}: {best}");
+        // `mach advise` on it: a clear error, not a panic.
+        let out = Command::new(env!("CARGO_BIN_EXE_mach"))
+            .args(["advise", "--moves", "e2e4", "--index"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{what}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("corrupt") || err.contains("index"),
+            "{what}: {err}"
+        );
+    }
+}
