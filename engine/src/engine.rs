@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::advice::RootAdvice;
 use crate::control::SearchControl;
 use crate::history::History;
-use crate::report::{Reporter, RootAdvice};
+use crate::report::Reporter;
 use crate::thread::{Searcher, Shared};
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;

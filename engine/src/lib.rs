@@ -3,6 +3,7 @@
 //! of UCI, files or the advisor: callers pass positions and limits in and get
 //! reports through the [`report::Reporter`] trait.
 
+pub mod advice;
 pub mod bench;
 pub mod board;
 pub mod control;

@@ -33,13 +33,3 @@ pub struct Silent;
 impl Reporter for Silent {
     fn info(&self, _info: &Info) {}
 }
-
-/// Where root-move bonuses (advice) may come from while a search runs. The
-/// engine knows nothing of the source: the main thread polls it at the start
-/// of every iteration, so advice that arrives late is used from the next
-/// iteration on.
-pub trait RootAdvice: Send + Sync {
-    /// New bonuses in centipawns for lines starting with these root moves,
-    /// or `None` if nothing new arrived.
-    fn poll(&self) -> Option<Vec<(Move, i32)>>;
-}

@@ -28,7 +28,7 @@ pub(crate) struct Shared<'a> {
     /// at the start of each iteration.
     pub root_bonus: RwLock<Vec<(Move, i32)>>,
     /// Polled by the main thread for advice that arrives during the search.
-    pub advice: Option<Arc<dyn crate::report::RootAdvice>>,
+    pub advice: Option<Arc<dyn crate::advice::RootAdvice>>,
 }
 
 impl Shared<'_> {

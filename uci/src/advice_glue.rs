@@ -9,7 +9,7 @@ use crossbeam_channel::Receiver;
 use mach_advisor::advice::Advice;
 use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::service::{Answer, Response};
-use mach_engine::{board, report::RootAdvice};
+use mach_engine::{advice::RootAdvice, board};
 use shakmaty::Move;
 
 use crate::output::info_string;

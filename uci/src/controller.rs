@@ -98,7 +98,7 @@ impl Controller {
             advisor: None,
             advisor_failed: false,
             next_request: 1,
-            own_book: true,
+            own_book: false,
             book: BookPlay {
                 rules: mach_advisor::book::BookRules::default(),
                 margin: 50,

@@ -107,9 +107,10 @@ pub const OPTIONS: &[OptionDef] = &[
         },
     },
     // The exact memory as a book (advisor/src/book.rs); `Advisor=false` turns it off too.
+    // Off by default: it has not passed an SPRT yet (README, "The grandmaster memory").
     OptionDef {
         name: "OwnBook",
-        kind: Kind::Check { default: true },
+        kind: Kind::Check { default: false },
     },
     OptionDef {
         name: "BookMinGames",

@@ -243,7 +243,7 @@ fn the_book_plays_the_masters_move_by_any_move_order_and_only_when_allowed() {
         "italian",
         &games(5, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6", "1-0"),
     );
-    let mut e = book_engine(&index, &[]);
+    let mut e = book_engine(&index, &["setoption name OwnBook value true"]);
     // Another move order, same position: 1.Nf3 Nc6 2.e4 e5.
     e.send("position startpos moves g1f3 b8c6 e2e4 e7e5");
     e.send("go wtime 60000 btime 60000");
@@ -259,12 +259,12 @@ fn the_book_plays_the_masters_move_by_any_move_order_and_only_when_allowed() {
     );
     assert_eq!(best, "f1c4");
 
-    // OwnBook=false, or Advisor=false: no book move.
+    // OwnBook=false (the default), or Advisor=false: no book move.
     for off in [
         "setoption name OwnBook value false",
         "setoption name Advisor value false",
     ] {
-        let mut e = book_engine(&index, &[off]);
+        let mut e = book_engine(&index, &["setoption name OwnBook value true", off]);
         e.send("position startpos moves g1f3 b8c6 e2e4 e7e5");
         e.send("go depth 6");
         let (_, before) = e.bestmove(LONG);
@@ -274,7 +274,13 @@ fn the_book_plays_the_masters_move_by_any_move_order_and_only_when_allowed() {
         );
     }
     // Too few games for BookMinGames: searched instead.
-    let mut e = book_engine(&index, &["setoption name BookMinGames value 6"]);
+    let mut e = book_engine(
+        &index,
+        &[
+            "setoption name OwnBook value true",
+            "setoption name BookMinGames value 6",
+        ],
+    );
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
     e.send("go depth 6");
     let (_, before) = e.bestmove(LONG);
@@ -285,7 +291,13 @@ fn the_book_plays_the_masters_move_by_any_move_order_and_only_when_allowed() {
 fn a_master_blunder_is_rejected_by_the_verification_search() {
     // Three masters hung the queen (2...Qg5?? 3.Nxg5); the rules alone would allow it at BookMinScore 0.
     let index = index_of("blunder", &games(3, "1. e4 e5 2. Nf3 Qg5 3. Nxg5", "1-0"));
-    let mut e = book_engine(&index, &["setoption name BookMinScore value 0"]);
+    let mut e = book_engine(
+        &index,
+        &[
+            "setoption name OwnBook value true",
+            "setoption name BookMinScore value 0",
+        ],
+    );
     e.send("position startpos moves e2e4 e7e5 g1f3");
     e.send("go wtime 60000 btime 60000");
     let (best, before) = e.bestmove(LONG);
