@@ -36,10 +36,15 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
     let script = format!(
         "#!/bin/bash\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; echo uciok;;\n    isready) echo readyok;;\n    go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n"
     );
-    std::fs::write(&path, script).unwrap();
-    let mut perm = std::fs::metadata(&path).unwrap().permissions();
+    executable(&path, &script)
+}
+
+/// Writes an executable script; returns its path as a string.
+fn executable(path: &Path, script: &str) -> String {
+    std::fs::write(path, script).unwrap();
+    let mut perm = std::fs::metadata(path).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
-    std::fs::set_permissions(&path, perm).unwrap();
+    std::fs::set_permissions(path, perm).unwrap();
     path.display().to_string()
 }
 
@@ -234,11 +239,7 @@ fn bad_adjudicate_words_are_refused_clearly() {
 fn wrapped_mach(dir: &Path, name: &str, before: &str, filter: &str) -> String {
     let path = dir.join(name);
     let script = format!("#!/bin/bash\n{before}\n\"{}\" | {filter}\n", mach());
-    std::fs::write(&path, script).unwrap();
-    let mut perm = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
-    std::fs::set_permissions(&path, perm).unwrap();
-    path.display().to_string()
+    executable(&path, &script)
 }
 
 #[test]
