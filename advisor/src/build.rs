@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{zobrist::Zobrist64, EnPassantMode, Position};
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
-use crate::index::{register_tokenizer, schema, size_on_disk, Fields, Meta, FORMAT};
+use crate::index::{register_tokenizer, schema, size_on_disk, Fields, Meta, CHUNKS_FILE, FORMAT};
 use crate::pgn::{read_games, GameRecord};
 use crate::publish;
 use crate::source::Source;
@@ -38,6 +38,9 @@ pub struct BuildOptions {
     pub heap_mb: usize,
     /// Index only the first this many games read (e.g. to hold the rest out for evaluation).
     pub max_games: Option<u64>,
+    /// The chunk library (`None`: the built-in one). With `append`, the
+    /// index's own library is used.
+    pub chunks: Option<crate::chunks::Library>,
 }
 
 impl Default for BuildOptions {
@@ -50,6 +53,7 @@ impl Default for BuildOptions {
             append: false,
             heap_mb: 512,
             max_games: None,
+            chunks: None,
         }
     }
 }
@@ -164,6 +168,7 @@ fn build_into(
             }
         }
         old_keys = read_keys(&opts.out)?;
+        std::fs::copy(opts.out.join(CHUNKS_FILE), tmp.join(CHUNKS_FILE))?;
         meta = old;
         let index = Index::open_in_dir(tmp.join("tantivy"))?;
         register_tokenizer(&index);
@@ -173,6 +178,19 @@ fn build_into(
         register_tokenizer(&index);
         index
     };
+
+    // The library the documents are chunked with, kept in the index.
+    let chunks = if opts.append && tmp.join(CHUNKS_FILE).exists() {
+        crate::index::read_chunks(tmp)?
+    } else {
+        let lib = opts
+            .chunks
+            .clone()
+            .unwrap_or_else(crate::chunks::Library::builtin);
+        std::fs::write(tmp.join(CHUNKS_FILE), &lib.text)?;
+        lib
+    };
+    let chunks = &chunks;
 
     let threads = opts.threads.max(1);
     let heap = (opts.heap_mb.max(16 * threads) * 1024 * 1024).min(4 << 30);
@@ -193,7 +211,9 @@ fn build_into(
             let rx = rx.clone();
             let writer = &writer;
             workers.push(s.spawn(move || {
-                encode_games(rx, writer, fields, skip_plies, progress, tmp, worker)
+                encode_games(
+                    rx, writer, fields, chunks, skip_plies, progress, tmp, worker,
+                )
             }));
         }
         drop(rx);
@@ -318,6 +338,7 @@ fn encode_games(
     rx: crossbeam_channel::Receiver<(u32, GameRecord)>,
     writer: &IndexWriter<TantivyDocument>,
     f: Fields,
+    chunks: &crate::chunks::Library,
     skip_plies: usize,
     progress: &Progress,
     tmp_keys_dir: &Path,
@@ -341,6 +362,10 @@ fn encode_games(
             if ply >= skip_plies {
                 text.clear();
                 write_document(&pos, &mut text);
+                for t in crate::terms::chunks::terms(chunks, &pos) {
+                    text.push(' ');
+                    text.push_str(&t);
+                }
                 terms += text.split(' ').count() as u64;
                 // The weaker player's rating, so "minimum rating" filters on both.
                 let elo = game.white_elo.min(game.black_elo);
@@ -353,6 +378,7 @@ fn encode_games(
                 doc.add_u64(f.phase, term_meta::phase(&pos));
                 doc.add_u64(f.elo, elo as u64);
                 doc.add_u64(f.year, game.year as u64);
+                doc.add_u64(f.kings, kings_code(&pos));
                 writer.add_document(doc)?;
                 docs += 1;
                 progress.documents.fetch_add(1, Relaxed);
@@ -363,4 +389,11 @@ fn encode_games(
     }
     keys.flush()?;
     Ok((spill, terms, docs))
+}
+
+/// The `kings` fast field: white king square * 64 + black king square.
+pub fn kings_code(pos: &shakmaty::Chess) -> u64 {
+    let b = pos.board();
+    let sq = |c| b.king_of(c).map_or(0, |s: shakmaty::Square| u64::from(s));
+    sq(shakmaty::Color::White) * 64 + sq(shakmaty::Color::Black)
 }

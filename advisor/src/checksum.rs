@@ -10,7 +10,13 @@ use std::path::Path;
 use crate::Error;
 
 /// The files covered, in the order they are listed.
-pub const FILES: [&str; 4] = ["meta.txt", "games.bin", "games.idx", "keys.bin"];
+pub const FILES: [&str; 5] = [
+    "meta.txt",
+    "games.bin",
+    "games.idx",
+    "keys.bin",
+    "chunks.txt",
+];
 /// The file the sums are kept in.
 pub const SUMS: &str = "sums.txt";
 

@@ -5,6 +5,8 @@
 //!   of `terms::document_text` and fast fields for the game, the ply, the
 //!   move played next and the pre-filters (material, phase, rating, year);
 //! - `games.bin`, `games.idx`, `keys.bin`: see `store`;
+//! - `chunks.txt`: the chunk library the build used: queries chunk
+//!   positions with the same library, whatever the binary ships;
 //! - `sums.txt`: checksums of the files above, checked on open (`checksum`).
 
 use std::collections::BTreeMap;
@@ -20,7 +22,8 @@ use crate::Error;
 
 /// Bumped whenever anything on disk changes meaning (terms, fields, stores).
 /// 4: `sums.txt` (checksums of Mach's own files) is required.
-pub const FORMAT: u32 = 4;
+/// 5: chunk and class terms, `chunks.txt` (the chunk library used), `kings`.
+pub const FORMAT: u32 = 5;
 /// Case-sensitive whitespace tokenizer: `Bxc4` and `bxc4` must stay apart.
 pub const TOKENIZER: &str = "mach_terms";
 
@@ -34,6 +37,8 @@ pub struct Fields {
     pub phase: Field,
     pub elo: Field,
     pub year: Field,
+    /// White king square * 64 + black king square (MACH's third filter).
+    pub kings: Field,
 }
 
 pub fn schema() -> (Schema, Fields) {
@@ -55,6 +60,7 @@ pub fn schema() -> (Schema, Fields) {
         phase: sb.add_u64_field("phase", FAST),
         elo: sb.add_u64_field("elo", FAST),
         year: sb.add_u64_field("year", FAST),
+        kings: sb.add_u64_field("kings", FAST),
     };
     (sb.build(), fields)
 }
@@ -161,6 +167,8 @@ pub struct AdvisorIndex {
     /// The fast fields of each segment, opened once: loading a column
     /// reads its whole block table, milliseconds on a large index.
     pub columns: Vec<Columns>,
+    /// The chunk library the index was built with.
+    pub chunks: crate::chunks::Library,
 }
 
 /// One segment's fast fields.
@@ -170,6 +178,7 @@ pub struct Columns {
     pub next: Column<u64>,
     pub elo: Column<u64>,
     pub year: Column<u64>,
+    pub kings: Column<u64>,
 }
 
 impl AdvisorIndex {
@@ -216,6 +225,7 @@ impl AdvisorIndex {
                 next: col("next")?,
                 elo: col("elo")?,
                 year: col("year")?,
+                kings: col("kings")?,
             });
         }
         if games.len() as u64 != meta.games {
@@ -225,7 +235,9 @@ impl AdvisorIndex {
                 games.len()
             )));
         }
+        let chunks = read_chunks(dir)?;
         Ok(AdvisorIndex {
+            chunks,
             dir: dir.to_path_buf(),
             meta,
             index,
@@ -243,6 +255,17 @@ impl AdvisorIndex {
         self.reader.searcher().num_docs()
     }
 }
+
+/// The chunk library stored in an index (`chunks.txt`).
+pub fn read_chunks(dir: &Path) -> Result<crate::chunks::Library, Error> {
+    let text = std::fs::read_to_string(dir.join(CHUNKS_FILE))
+        .map_err(|e| Error::Corrupt(format!("{}: {e}", dir.join(CHUNKS_FILE).display())))?;
+    crate::chunks::Library::from_stored_text(&text)
+        .map_err(|e| Error::Corrupt(format!("{}: {e}", dir.join(CHUNKS_FILE).display())))
+}
+
+/// The file that keeps an index's chunk library.
+pub const CHUNKS_FILE: &str = "chunks.txt";
 
 /// Bytes of every file under `dir`.
 pub fn size_on_disk(dir: &Path) -> u64 {

@@ -5,6 +5,7 @@ pub mod advice;
 pub mod book;
 pub mod build;
 pub mod checksum;
+pub mod chunks;
 pub mod index;
 pub mod pgn;
 pub mod publish;

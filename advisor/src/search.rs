@@ -3,7 +3,7 @@
 
 use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, Term};
 
@@ -60,7 +60,9 @@ impl AdvisorIndex {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         let mut rarity = Vec::new();
-        for t in terms::query_terms(pos) {
+        let mut all = terms::query_terms(pos);
+        all.extend(terms::chunks::terms(&self.chunks, pos));
+        for t in all {
             if !seen.insert(t.clone()) {
                 continue;
             }
@@ -163,11 +165,41 @@ impl AdvisorIndex {
         };
         let terms = self.query_terms(pos, o.max_df)?;
         let mut hits = Vec::new();
-        for f in &filters {
-            hits = self.ranked(&self.query_from(&terms, f), o)?;
-            if hits.len() >= o.k {
-                break;
+        let mach = match o.mode {
+            Mode::Bm25 => None,
+            Mode::Mach | Mode::Both => Some(self.mach_filters(pos, o.mach_r)),
+        };
+        match (o.mode, mach) {
+            (Mode::Bm25, _) | (Mode::Both, Some(None)) => {
+                for f in &filters {
+                    hits = self.ranked(&self.query_from(&terms, f), o, None)?;
+                    if hits.len() >= o.k {
+                        break;
+                    }
+                }
             }
+            // MACH alone: its filters, ranked by the shared chunks' BM25.
+            (Mode::Mach, Some(Some(clauses))) => {
+                hits = self.ranked(&BooleanQuery::new(clauses), o, Some(pos))?;
+            }
+            // Both: MACH's filters, ranked by the BM25 terms and the chunks.
+            (Mode::Both, Some(Some(clauses))) => {
+                for f in &filters {
+                    let mut all: Vec<(Occur, Box<dyn Query>)> = self
+                        .query_from(&terms, f)
+                        .clauses()
+                        .iter()
+                        .map(|(o, q)| (*o, q.box_clone()))
+                        .collect();
+                    all.extend(clauses.iter().map(|(o, q)| (*o, q.box_clone())));
+                    hits = self.ranked(&BooleanQuery::new(all), o, Some(pos))?;
+                    if hits.len() >= o.k {
+                        break;
+                    }
+                }
+            }
+            // MACH with no chunk in the position: nothing is similar.
+            (Mode::Mach, _) | (Mode::Both, None) => {}
         }
         let mut out: Vec<Hit> = self
             .exact(pos)
@@ -201,8 +233,69 @@ impl AdvisorIndex {
             && o.years.is_none_or(|(a, b)| (a..=b).contains(&g.year))
     }
 
-    /// BM25 hits, best per game, in score order.
-    fn ranked(&self, query: &BooleanQuery, o: &QueryOptions) -> Result<Vec<Hit>, Error> {
+    /// MACH's first two filters for `pos` (George & Schaeffer, section 4):
+    /// of the M classes here, at least M - R; of the L chunks, at least
+    /// L - R (at least one of each); chunk clauses boosted by importance so
+    /// they also rank. `None` when the position has no chunk.
+    pub fn mach_filters(&self, pos: &Chess, r: usize) -> Option<Vec<(Occur, Box<dyn Query>)>> {
+        let found = self.chunks.find(pos.board());
+        if found.is_empty() {
+            return None;
+        }
+        let term = |t: String| Term::from_field_text(self.fields.terms, &t);
+        let mut classes: Vec<String> = found
+            .iter()
+            .map(|f| {
+                format!(
+                    "{}{}",
+                    terms::chunks::CLASS,
+                    self.chunks.instances[f.instance].class
+                )
+            })
+            .collect();
+        classes.sort_unstable();
+        classes.dedup();
+        let class_queries: Vec<Box<dyn Query>> = classes
+            .into_iter()
+            .map(|c| Box::new(TermQuery::new(term(c), IndexRecordOption::Basic)) as Box<dyn Query>)
+            .collect();
+        let chunk_queries: Vec<Box<dyn Query>> = found
+            .iter()
+            .map(|f| {
+                let inst = &self.chunks.instances[f.instance];
+                let q = TermQuery::new(
+                    term(format!("{}{}", terms::chunks::CHUNK, inst.name)),
+                    IndexRecordOption::WithFreqs,
+                );
+                Box::new(BoostQuery::new(Box::new(q), inst.importance)) as Box<dyn Query>
+            })
+            .collect();
+        let m = class_queries.len();
+        let l = chunk_queries.len();
+        let filter1 = BooleanQuery::union_with_minimum_required_clauses(
+            class_queries,
+            m.saturating_sub(r).max(1),
+        );
+        let filter2 = BooleanQuery::union_with_minimum_required_clauses(
+            chunk_queries,
+            l.saturating_sub(r).max(1),
+        );
+        Some(vec![
+            (Occur::Must, Box::new(filter1) as Box<dyn Query>),
+            (Occur::Must, Box::new(filter2) as Box<dyn Query>),
+        ])
+    }
+
+    /// BM25 hits, best per game, in score order; with `king_filter`,
+    /// MACH's third filter drops positions whose kings stand far from
+    /// those of that position.
+    fn ranked(
+        &self,
+        query: &BooleanQuery,
+        o: &QueryOptions,
+        king_filter: Option<&Chess>,
+    ) -> Result<Vec<Hit>, Error> {
+        let kings = king_filter.map(|p| crate::build::kings_code(p));
         let searcher = self.reader.searcher();
         let top: Vec<(f32, DocAddress)> =
             searcher.search(query, &TopDocs::with_limit(o.fetch.max(1)).order_by_score())?;
@@ -229,6 +322,11 @@ impl AdvisorIndex {
                     continue;
                 }
             }
+            if let (Some(k), Some(doc)) = (kings, c.kings.first(addr.doc_id)) {
+                if !kings_near(k, doc) {
+                    continue;
+                }
+            }
             if !seen.insert(game) {
                 continue; // hits come best first: keep the first per game
             }
@@ -252,12 +350,15 @@ impl AdvisorIndex {
         else {
             return Vec::new();
         };
-        let doc: std::collections::HashSet<String> = terms::document_text(&other)
+        let mut doc: std::collections::HashSet<String> = terms::document_text(&other)
             .split(' ')
             .map(String::from)
             .collect();
+        doc.extend(terms::chunks::terms(&self.chunks, &other));
         let mut seen = std::collections::HashSet::new();
-        terms::query_terms(pos)
+        let mut query = terms::query_terms(pos);
+        query.extend(terms::chunks::terms(&self.chunks, pos));
+        query
             .into_iter()
             .filter(|t| doc.contains(t) && seen.insert(t.clone()))
             .collect()
@@ -288,6 +389,55 @@ pub struct QueryOptions {
     pub min_elo: Option<u16>,
     /// Games played in these years (inclusive).
     pub years: Option<(u16, u16)>,
+    /// BM25 over terms, MACH's chunk filters, or both.
+    pub mode: Mode,
+    /// MACH's R: classes and chunks that may be missing (the paper: 1).
+    pub mach_r: usize,
+}
+
+/// How similar positions are found (`AdvisorMode`, `mach advise --mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// BM25 over the position's terms, chunk terms included (Ganguly et al.).
+    #[default]
+    Bm25,
+    /// MACH's three filters: classes, chunks, kings; ranked by the chunks.
+    Mach,
+    /// MACH's filters, ranked by BM25 over all terms.
+    Both,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "bm25" => Ok(Mode::Bm25),
+            "mach" => Ok(Mode::Mach),
+            "both" => Ok(Mode::Both),
+            _ => Err(format!("unknown mode {s:?}: bm25, mach or both")),
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Mode::Bm25 => "bm25",
+            Mode::Mach => "mach",
+            Mode::Both => "both",
+        })
+    }
+}
+
+/// MACH's third filter: each king within this many king steps of where it
+/// stands in the query ("if the king is supposed to be on e1 but is in fact
+/// on h8 then there is no similarity at all").
+pub const KING_FILTER_STEPS: u32 = 2;
+
+fn kings_near(a: u64, b: u64) -> bool {
+    let sq = |v: u64| shakmaty::Square::new((v % 64) as u32);
+    sq(a / 64).distance(sq(b / 64)) <= KING_FILTER_STEPS
+        && sq(a).distance(sq(b)) <= KING_FILTER_STEPS
 }
 
 impl Default for QueryOptions {
@@ -299,6 +449,8 @@ impl Default for QueryOptions {
             material_filter: true,
             min_elo: None,
             years: None,
+            mode: Mode::Bm25,
+            mach_r: 1,
         }
     }
 }

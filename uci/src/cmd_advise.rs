@@ -51,6 +51,13 @@ pub struct Args {
     /// Do not narrow the candidates by pawn structure and material.
     #[arg(long)]
     no_filter: bool,
+    /// How similar positions are found: bm25 (terms, chunks included), mach
+    /// (MACH's class, chunk and king filters) or both (MACH's filters, BM25's ranking).
+    #[arg(long, default_value = "bm25")]
+    mode: mach_advisor::search::Mode,
+    /// MACH's R: classes and chunks a similar position may lack.
+    #[arg(long, default_value_t = 1)]
+    mach_r: usize,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -91,6 +98,8 @@ fn query_options(a: &Args) -> Result<QueryOptions, String> {
         years,
         max_df: a.max_df,
         material_filter: !a.no_filter,
+        mode: a.mode,
+        mach_r: a.mach_r,
     };
     if a.plain {
         o.max_df = 1.0;
@@ -178,6 +187,23 @@ fn print_text(index: &AdvisorIndex, pos: &Chess, advice: &Advice) {
         advice.query_ms,
         index.dir.display()
     );
+    let found = index.chunks.find(pos.board());
+    println!("chunks    {} found here:", found.len());
+    for f in &found {
+        let inst = &index.chunks.instances[f.instance];
+        println!(
+            "  {:<32} {:<28} {} pieces{}{}",
+            inst.name,
+            inst.class,
+            f.covered.count(),
+            if inst.advice.is_empty() {
+                ""
+            } else {
+                "  advice "
+            },
+            inst.advice.join(", ")
+        );
+    }
     for (i, h) in advice.hits.iter().enumerate() {
         let Some(g) = index.games.get(h.game) else {
             continue;
@@ -186,6 +212,9 @@ fn print_text(index: &AdvisorIndex, pos: &Chess, advice: &Advice) {
             continue;
         };
         let matched = index.matched_terms(pos, h);
+        let (chunks, matched): (Vec<String>, Vec<String>) = matched
+            .into_iter()
+            .partition(|t| t.starts_with("ck:") || t.starts_with("cc:"));
         println!();
         println!(
             "{:>2}. {} score {:.2}  {} ({}) - {} ({}), {} {}, move {} ({} to move), {}; played {}",
@@ -211,6 +240,15 @@ fn print_text(index: &AdvisorIndex, pos: &Chess, advice: &Advice) {
         for line in diagram(&there) {
             println!("      {line}");
         }
+        let shared: Vec<&str> = chunks
+            .iter()
+            .filter_map(|t| t.strip_prefix("ck:"))
+            .collect();
+        println!(
+            "    shares {} of the chunks: {}",
+            shared.len(),
+            shared.join(" ")
+        );
         println!("    matched {} terms: {}", matched.len(), matched.join(" "));
     }
     println!();
@@ -266,8 +304,18 @@ fn to_json(index: &AdvisorIndex, pos: &Chess, advice: &Advice) -> serde_json::Va
             })
         })
         .collect();
+    let chunks: Vec<serde_json::Value> = index
+        .chunks
+        .find(pos.board())
+        .iter()
+        .map(|f| {
+            let inst = &index.chunks.instances[f.instance];
+            json!({"chunk": inst.name, "class": inst.class, "pieces": f.covered.count(), "advice": inst.advice})
+        })
+        .collect();
     json!({
         "fen": Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+        "chunks": chunks,
         "query_ms": advice.query_ms,
         "dropped": advice.dropped,
         "similar": hits,

@@ -35,6 +35,10 @@ pub struct Args {
     /// Index only the first N games (hold the rest out, e.g. for `mach advise --eval`).
     #[arg(long, value_name = "N")]
     max_games: Option<u64>,
+    /// The chunk library: a `.chunk` file or a directory of them (default: the built-in
+    /// library, books/chunks). Kept in the index; --append uses the index's own.
+    #[arg(long, value_name = "PATH")]
+    chunks: Option<PathBuf>,
     /// Print the figures of an existing index instead of building one.
     #[arg(long, value_name = "DIR")]
     stats: Option<PathBuf>,
@@ -63,6 +67,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         append: args.append,
         heap_mb: args.heap,
         max_games: args.max_games,
+        chunks: match &args.chunks {
+            None => None,
+            Some(p) => Some(mach_advisor::chunks::Library::load(p).map_err(|e| e.to_string())?),
+        },
     };
     let progress = Progress::default();
     let done = std::sync::atomic::AtomicBool::new(false);

@@ -59,6 +59,7 @@ pub struct Controller {
     advisor_index: PathBuf,
     advice_weights: advice_glue::Weights,
     advisor_topk: usize,
+    advisor_mode: mach_advisor::search::Mode,
     advisor: Option<AdvisorService>,
     /// Opening the index at `advisor_index` failed; not retried until an
     /// advisor option changes.
@@ -95,6 +96,7 @@ impl Controller {
                 similar: crate::options::ADVICE_SIMILAR_WEIGHT,
             },
             advisor_topk: 30,
+            advisor_mode: Default::default(),
             advisor: None,
             advisor_failed: false,
             next_request: 1,
@@ -291,6 +293,7 @@ impl Controller {
             Change::AdviceWeight(w) => self.advice_weights.exact = w,
             Change::AdviceSimilarWeight(w) => self.advice_weights.similar = w,
             Change::AdvisorTopK(k) => self.advisor_topk = k,
+            Change::AdvisorMode(m) => self.advisor_mode = m,
             Change::OwnBook(on) => self.own_book = on,
             Change::BookMinGames(n) => self.book.rules.min_games = n,
             Change::BookMinScore(p) => self.book.rules.min_score = p as f32 / 100.0,
@@ -387,6 +390,7 @@ impl Controller {
         self.ensure_advisor();
         let query = QueryOptions {
             k: self.advisor_topk,
+            mode: self.advisor_mode,
             ..QueryOptions::default()
         };
         let mut wait = None;

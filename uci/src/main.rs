@@ -6,6 +6,7 @@
 mod advice_glue;
 mod cmd_advise;
 mod cmd_bench;
+mod cmd_chunks;
 mod cmd_epd;
 mod cmd_index;
 mod cmd_perft;
@@ -52,6 +53,8 @@ enum Cmd {
     Match(matchrun::Args),
     /// Index grandmaster games for the advisor (default: the default database).
     Index(cmd_index::Args),
+    /// MACH's chunks: check a chunk library, list it, measure it on games.
+    Chunks(cmd_chunks::Args),
 }
 
 fn main() {
@@ -68,6 +71,7 @@ fn main() {
         Some(Cmd::Bench(args)) => cmd_bench::run(&args),
         Some(Cmd::Epd(args)) => cmd_epd::run(&args),
         Some(Cmd::Index(args)) => cmd_index::run(&args),
+        Some(Cmd::Chunks(args)) => cmd_chunks::run(&args),
         Some(Cmd::Advise(args)) => cmd_advise::run(&args),
         Some(Cmd::Match(args)) => matchrun::run(&args),
     };

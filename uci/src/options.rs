@@ -19,6 +19,11 @@ pub enum Kind {
     Button,
     /// A path; its default is worked out at run time.
     Path,
+    /// One of a few words.
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
 }
 
 /// Centipawns for a move every grandmaster who reached this very position
@@ -96,6 +101,15 @@ pub const OPTIONS: &[OptionDef] = &[
             default: ADVICE_SIMILAR_WEIGHT as i64,
             min: 0,
             max: 1000,
+        },
+    },
+    // How similar positions are found: BM25 over terms (chunks included),
+    // MACH's chunk filters, or both (advisor/src/search.rs, `Mode`).
+    OptionDef {
+        name: "AdvisorMode",
+        kind: Kind::Combo {
+            default: "bm25",
+            vars: &["bm25", "mach", "both"],
         },
     },
     OptionDef {
@@ -177,6 +191,11 @@ pub fn declarations() -> Vec<String> {
                 format!("option name {} type check default {default}", o.name)
             }
             Kind::Button => format!("option name {} type button", o.name),
+            Kind::Combo { default, vars } => format!(
+                "option name {} type combo default {default}{}",
+                o.name,
+                vars.iter().map(|v| format!(" var {v}")).collect::<String>()
+            ),
             Kind::Path => format!(
                 "option name {} type string default {}",
                 o.name,
@@ -201,6 +220,7 @@ pub enum Change {
     AdviceWeight(i32),
     AdviceSimilarWeight(i32),
     AdvisorTopK(usize),
+    AdvisorMode(mach_advisor::search::Mode),
     OwnBook(bool),
     BookMinGames(u32),
     /// Percent.
@@ -276,6 +296,12 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         (Kind::Spin { min, max, .. }, "AdvisorTopK") => {
             Change::AdvisorTopK(number(value, *min, *max, &mut note)? as usize)
         }
+        (Kind::Combo { .. }, "AdvisorMode") => Change::AdvisorMode(
+            value
+                .unwrap_or("")
+                .parse()
+                .map_err(|e| format!("option 'AdvisorMode': {e}"))?,
+        ),
         (Kind::Check { .. }, "OwnBook") => Change::OwnBook(flag(value)?),
         (Kind::Spin { min, max, .. }, "BookMinGames") => {
             Change::BookMinGames(number(value, *min, *max, &mut note)? as u32)

@@ -14,6 +14,7 @@
 //! family but reach: the document's reach terms are what let a query piece
 //! `Qf2` find a queen on f3.
 
+pub mod chunks;
 pub mod meta;
 pub mod pawns;
 pub mod pieces;

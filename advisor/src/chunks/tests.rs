@@ -1,0 +1,368 @@
+//! One test per construct of the chunk language, on real positions.
+
+use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+
+use super::*;
+
+const QGD: &str = "chunk qgdcenter wrt white.
+classification queens_pawn_opening.
+require
+(WP on D4) & (BP on D5).
+require
+(WP on C4) & (BP on E6/C6).
+require
+(WP on E2/E3).
+WN on C3.
+BN on F6.
+WN on F3.
+advice
+PutRooks(white,C1,D1), Outpost(white,E5), Outpost(black,E4).
+end qgdcenter.
+";
+
+fn board(fen: &str) -> shakmaty::Board {
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    pos.board().clone()
+}
+
+fn lib(src: &str) -> Library {
+    Library::from_sources([("t.chunk", src)]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Names of the chunks found.
+fn names(l: &Library, fen: &str) -> Vec<String> {
+    l.find(&board(fen))
+        .iter()
+        .map(|f| l.instances[f.instance].name.clone())
+        .collect()
+}
+
+fn err(src: &str) -> String {
+    Library::from_sources([("t.chunk", src)])
+        .unwrap_err()
+        .to_string()
+}
+
+/// 1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Nf3 (e2 still home).
+const QGD_POS: &str = "rnbqkb1r/ppp2ppp/4pn2/3p4/2PP4/2N2N2/PP2PPPP/R1BQKB1R b KQkq - 1 4";
+
+#[test]
+fn the_papers_example_parses_as_written_and_is_found_in_a_queens_gambit_declined() {
+    let l = lib(QGD);
+    assert_eq!(l.defs.len(), 1);
+    assert_eq!(l.defs[0].class, "queens_pawn_opening");
+    let found = l.find(&board(QGD_POS));
+    assert_eq!(found.len(), 1);
+    let inst = &l.instances[found[0].instance];
+    assert_eq!(inst.name, "qgdcenter.w");
+    assert_eq!(inst.class, "queens_pawn_opening.w");
+    // d4 d5 c4 e6 e2 required, c3 f6 f3 optional: 8 pieces.
+    assert_eq!(found[0].covered.count(), 8);
+    assert_eq!(
+        inst.advice,
+        [
+            "PutRooks(white,c1,d1)",
+            "Outpost(white,e5)",
+            "Outpost(black,e4)"
+        ]
+    );
+}
+
+#[test]
+fn the_reflection_finds_the_same_pattern_for_black_with_its_advice_turned_over() {
+    let l = lib(QGD);
+    // Colours swapped and the board turned over.
+    let flipped = "r1bqkb1r/pp2pppp/2n2n2/2pp4/3P4/4PN2/PPP2PPP/RNBQKB1R w KQkq - 1 5";
+    assert_eq!(names(&l, flipped), ["qgdcenter.b"]);
+    let b = l
+        .instances
+        .iter()
+        .find(|i| i.name == "qgdcenter.b")
+        .unwrap();
+    assert_eq!(b.class, "queens_pawn_opening.b");
+    assert_eq!(
+        b.advice,
+        [
+            "PutRooks(black,c8,d8)",
+            "Outpost(black,e4)",
+            "Outpost(white,e5)"
+        ]
+    );
+}
+
+#[test]
+fn optional_pieces_count_in_but_never_decide_presence() {
+    let l = lib(QGD);
+    // No knights out at all: still the chunk, with the five required pawns.
+    let bare = "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3";
+    let f = l.find(&board(bare));
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].covered.count(), 5);
+    // Without the c4 pawn a require fails.
+    let no_c4 = "rnbqkbnr/ppp2ppp/4p3/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 3";
+    assert!(names(&l, no_c4).is_empty());
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn one(expr: &str) -> Library {
+    lib(&format!(
+        "chunk t wrt white.\nclassification c.\nrequire\n{expr}.\nend t.\n"
+    ))
+}
+
+fn holds(expr: &str, fen: &str) -> bool {
+    names(&one(expr), fen).iter().any(|n| n == "t.w")
+}
+
+#[test]
+fn and_binds_tighter_than_or_and_parentheses_change_that() {
+    // false & false | true = true; false & (false | true) = false.
+    assert!(holds("WP on D4 & WP on E4 | WK on E1", START));
+    assert!(!holds("WP on D4 & (WP on E4 | WK on E1)", START));
+}
+
+#[test]
+fn a_slash_lists_alternatives_and_a_plus_demands_every_square() {
+    assert!(holds("WP on D4/D2", START));
+    assert!(!holds("WP on D4/D3", START));
+    assert!(holds("WP on F2+G2+H2", START));
+    assert!(!holds("WP on F2+G3+H2", START));
+    assert!(holds("WP on F2+G3/G2+H2", START));
+    // `+` between atoms joins them.
+    assert!(holds("WP on F2 + WK on E1", START));
+    assert!(!holds("WP on F2 + WK on G1", START));
+}
+
+#[test]
+fn ranges_ranks_files_and_square_colours_are_square_sets() {
+    assert!(holds("WR on A1..H1", START));
+    assert!(!holds("WR on B1..G8", START));
+    assert!(holds("BQ on rank 8", START));
+    assert!(holds("WK on file e", START));
+    // The c1 bishop is on a dark square, f1 on a light one.
+    let one_bishop = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RN1QKBNR w KQkq - 0 1";
+    assert!(holds("WB on light", one_bishop));
+    assert!(!holds("WB on dark", one_bishop));
+}
+
+#[test]
+fn no_empty_and_not_say_what_is_absent() {
+    assert!(holds("no WP on D3..D7", START));
+    assert!(!holds("no WP on D2..D7", START));
+    assert!(holds("empty D3/D4/E4", START));
+    assert!(!holds("empty D2/D4", START));
+    assert!(holds("not WP on D4", START));
+}
+
+#[test]
+fn defended_and_attacked_relations_read_the_board() {
+    // White knight on e5 defended by the d4 pawn, attacked by nothing black;
+    // a black knight on c6 attacks... nothing on e5 (c6 attacks e5!).
+    let outpost = "r1bqkb1r/pppp1ppp/5n2/4N3/3P4/8/PPP2PPP/RNBQKB1R w KQkq - 0 5";
+    assert!(holds("WN on E5 defended by WP", outpost));
+    assert!(holds("WN on E5 not attacked by BP", outpost));
+    assert!(!holds("WN on E5 attacked by BN", outpost));
+    let attacked = "r1bqkb1r/pppp1ppp/2n2n2/4N3/3P4/8/PPP2PPP/RNBQKB1R w KQkq - 0 5";
+    assert!(holds("WN on E5 attacked by BN", attacked));
+    assert!(!holds("WN on E5 defended by WB", attacked));
+}
+
+#[test]
+fn near_and_attacks_relate_two_pieces() {
+    let pos = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    assert!(holds("WK near WP", pos));
+    assert!(!holds("WR near BK within 3", pos));
+    assert!(holds("WR near WK within 3", pos));
+    let attack = "3q2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    assert!(holds("WR attacks BQ", attack));
+    assert!(!holds("BQ attacks WK", attack));
+}
+
+#[test]
+fn count_compares_the_number_of_pieces_and_a_star_means_any_piece() {
+    let rook_ending = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    assert!(holds("count WR = 1 & count BR = 0", rook_ending));
+    assert!(holds("count W* = 1 & count B* = 0", rook_ending));
+    assert!(holds("count WP >= 3 & count BP != 2", rook_ending));
+    assert!(!holds("count WQ > 0", rook_ending));
+}
+
+#[test]
+fn a_file_parameter_makes_one_instance_per_file_named_after_it() {
+    let l = lib("chunk rook_open_file($f in a..h) wrt white.
+classification open_file.
+require
+(WR on $f1..$f8) & (no WP on $f2..$f7) & (no BP on $f2..$f7).
+advice
+Double(white,$f).
+end rook_open_file.");
+    assert_eq!(l.instances.len(), 16);
+    let pos = "3r2k1/ppp2ppp/8/8/8/8/PPP2PPP/3R2K1 w - - 0 1";
+    assert_eq!(
+        names(&l, pos),
+        ["rook_open_file(d).w", "rook_open_file(d).b"]
+    );
+    let d = l
+        .instances
+        .iter()
+        .find(|i| i.name == "rook_open_file(d).b")
+        .unwrap();
+    assert_eq!(d.advice, ["Double(black,d)"]);
+}
+
+#[test]
+fn a_rank_parameter_works_in_squares_and_in_rank_sets() {
+    let l = lib("chunk passer($r in 5..7) wrt white.
+classification passed.
+require
+WP on D$r + no BP on rank 7.
+end passer.");
+    let pos = "6k1/8/3P4/8/8/8/8/6K1 w - - 0 1";
+    assert_eq!(names(&l, pos), ["passer(6).w"]);
+}
+
+#[test]
+fn a_chunk_may_be_built_from_another_with_or_without_arguments() {
+    let l = lib("chunk shelter wrt white.
+classification king.
+require
+WK on G1/H1 + WP on F2+G2+H2.
+mirror files.
+end shelter.
+chunk file_open($f in a..h) wrt white.
+classification files.
+require
+no WP on $f2..$f7.
+end file_open.
+chunk attack_shelter wrt white.
+classification attack.
+require
+chunk shelter & chunk file_open(e) & BQ on file e.
+end attack_shelter.");
+    let pos = "4q1k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1";
+    let n = names(&l, pos);
+    assert!(n.contains(&"attack_shelter.w".to_string()), "{n:?}");
+    assert!(n.contains(&"shelter.w".to_string()), "{n:?}");
+    // The attack chunk covers the shelter's pieces too.
+    let found = l.find(&board(pos));
+    let k = found
+        .iter()
+        .find(|f| l.instances[f.instance].name == "attack_shelter.w")
+        .unwrap();
+    assert_eq!(k.covered.count(), 5);
+}
+
+#[test]
+fn mirror_files_finds_the_same_shape_on_the_other_wing() {
+    let l = lib("chunk shelter wrt white.
+classification king.
+require
+WK on G1/H1 + WP on F2+G2+H2.
+mirror files.
+end shelter.");
+    let long = "6k1/5ppp/8/8/8/8/PPP5/1K6 w - - 0 1";
+    assert_eq!(names(&l, long), ["shelter.w.m", "shelter.b"]);
+}
+
+#[test]
+fn a_chunk_written_for_black_is_found_for_white_by_reflection() {
+    let l = lib("chunk fian wrt black.
+classification king.
+require
+BK on G8 + BB on G7 + BP on F7+G6+H7.
+end fian.");
+    let both = "6k1/5pbp/6p1/8/8/6P1/5PBP/6K1 w - - 0 1";
+    assert_eq!(names(&l, both), ["fian.b", "fian.w"]);
+}
+
+#[test]
+fn importance_is_read_and_defaults_to_one() {
+    let l = lib(&QGD.replace(
+        "classification queens_pawn_opening.",
+        "classification q.\nimportance 3.",
+    ));
+    assert_eq!(l.instances[0].importance, 3.0);
+    assert_eq!(lib(QGD).instances[0].importance, 1.0);
+}
+
+#[test]
+fn errors_name_the_file_line_column_and_what_was_expected() {
+    assert_eq!(
+        err("chunk a wrt white.\nclassification c.\nrequire\nWP D4.\nend a."),
+        "t.chunk:4:4: expected \"on\", \"near\" or \"attacks\" after piece WP, found \"D4\""
+    );
+    assert_eq!(
+        err("chunk a wrt white.\nclassification c.\nrequire\nWP on D4.\nend b."),
+        "t.chunk:5:5: expected \"a\" after \"end\", found \"b\""
+    );
+    assert_eq!(
+        err("chunk a wrt white.\nclassification c.\nrequire\nWP on $f4.\nend a."),
+        "t.chunk:4:7: $f is not a parameter of this chunk"
+    );
+    assert_eq!(
+        err("chunk a wrt green.\n"),
+        "t.chunk:1:13: expected \"white\" or \"black\", found \"green\""
+    );
+    assert_eq!(
+        err("chunk a wrt white.\nclassification c.\nrequire\nWP on D9.\nend a."),
+        "t.chunk:4:7: expected a square such as D4, found \"D9\""
+    );
+    assert_eq!(
+        err("chunk a wrt white.\nclassification c.\nrequire\nWP on D4.\n"),
+        "t.chunk:5:1: expected \"end a.\", found the end of the file"
+    );
+    assert_eq!(
+        err("chunk a wrt white.\nclassification c.\nrequire\nchunk b.\nend a."),
+        "t.chunk:1: chunk b is used before it is defined"
+    );
+    assert_eq!(
+        err("chunk a wrt white.\nrequire\nWP on D4.\nend a."),
+        "t.chunk:1: chunk a has no classification"
+    );
+}
+
+#[test]
+fn no_mangled_chunk_file_makes_the_parser_panic() {
+    // Every prefix and every one-byte deletion of the paper's example.
+    let src = QGD.as_bytes();
+    for cut in 0..src.len() {
+        let _ = Library::from_sources([("t", std::str::from_utf8(&src[..cut]).unwrap())]);
+        let mut v = src.to_vec();
+        v.remove(cut);
+        let _ = Library::from_sources([("t", std::str::from_utf8(&v).unwrap())]);
+    }
+}
+
+#[test]
+fn the_stored_text_of_a_library_reads_back_to_the_same_instances() {
+    let l = Library::from_sources([
+        ("a.chunk", QGD),
+        (
+            "b.chunk",
+            "chunk x wrt white.\nclassification c.\nrequire\nWK on E1.\nend x.",
+        ),
+    ])
+    .unwrap();
+    let back = Library::from_stored_text(&l.text).unwrap();
+    let n = |l: &Library| {
+        l.instances
+            .iter()
+            .map(|i| i.name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(n(&l), n(&back));
+}
+
+#[test]
+fn the_builtin_library_parses() {
+    let l = Library::builtin();
+    assert!(l.defs.len() >= 60, "{} chunks", l.defs.len());
+    assert!(l.classes().len() >= 12, "{} classes", l.classes().len());
+    // The start position is not every pattern at once.
+    assert!(l.find(Chess::default().board()).len() < l.instances.len() / 4);
+}

@@ -1,0 +1,214 @@
+//! `mach chunks` and MACH's chunk retrieval as a user runs them: clear
+//! errors for a broken chunk file, figures for a library, and `mach advise
+//! --mode mach` returning only positions that share the chunks.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn mach(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mach"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mach-chunks-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn a_broken_chunk_file_is_reported_with_its_line_and_column_and_fails() {
+    let dir = temp("broken");
+    let f = dir.join("bad.chunk");
+    std::fs::write(
+        &f,
+        "chunk a wrt white.\nclassification c.\nrequire\nWP D4.\nend a.\n",
+    )
+    .unwrap();
+    let o = mach(&["chunks", "check", f.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains(
+            "bad.chunk:4:4: expected \"on\", \"near\" or \"attacks\" after piece WP, found \"D4\""
+        ),
+        "{t}"
+    );
+}
+
+#[test]
+fn the_built_in_library_has_at_least_sixty_chunks_in_twelve_classes() {
+    let o = mach(&["chunks", "check"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    let num = |word: &str| -> usize {
+        let i = t.find(word).unwrap_or_else(|| panic!("{t}"));
+        t[..i].split_whitespace().last().unwrap().parse().unwrap()
+    };
+    assert!(num(" chunks,") >= 60, "{t}");
+    assert!(num(" classes") >= 12, "{t}");
+}
+
+#[test]
+fn chunk_stats_give_machs_figure_four_measures() {
+    let o = mach(&["chunks", "stats", "--games", "20"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    for line in [
+        "chunks per position",
+        "pieces per chunk",
+        "positions with no chunk",
+        "memory test",
+    ] {
+        assert!(t.contains(line), "{line}: {t}");
+    }
+}
+
+const LIBRARY: &str = "chunk qgdcenter wrt white.
+classification queens_pawn_opening.
+require
+(WP on D4) & (BP on D5).
+require
+(WP on C4) & (BP on E6/C6).
+require
+(WP on E2/E3).
+WN on C3.
+BN on F6.
+WN on F3.
+advice
+PutRooks(white,C1,D1), Outpost(white,E5), Outpost(black,E4).
+end qgdcenter.
+chunk sicilian_d6 wrt black.
+classification sicilian.
+require
+BP on D6 + no BP on C2..C7.
+end sicilian_d6.
+";
+
+fn games(n: usize, moves: &str) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "[Event \"t\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[WhiteElo \"2700\"]\n[BlackElo \"2700\"]\n[Result \"1/2-1/2\"]\n\n{moves} 1/2-1/2\n\n"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn mach_mode_finds_only_positions_sharing_the_chunks_and_says_which() {
+    let dir = temp("mode");
+    let lib = dir.join("lib.chunk");
+    std::fs::write(&lib, LIBRARY).unwrap();
+    let pgn = dir.join("g.pgn");
+    let mut all = games(
+        3,
+        "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Nf3 Be7 5. e3 O-O 6. Bd3 c5",
+    );
+    all.push_str(&games(
+        3,
+        "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be2 e5",
+    ));
+    std::fs::write(&pgn, all).unwrap();
+    let out = dir.join("index");
+    let (p, o) = (pgn.to_str().unwrap(), out.to_str().unwrap());
+    let r = mach(&[
+        "index",
+        p,
+        "--out",
+        o,
+        "--skip-moves",
+        "0",
+        "--threads",
+        "1",
+        "--heap",
+        "32",
+        "--chunks",
+        lib.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r));
+    // Another move order into the Queen's Gambit Declined.
+    let query = "d2d4 g8f6 c2c4 e7e6 b1c3 d7d5 g1f3 f8e7";
+    let r = mach(&[
+        "advise", "--index", o, "--moves", query, "--mode", "mach", "--json",
+    ]);
+    assert!(r.status.success(), "{}", text(&r));
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let chunks: Vec<&str> = v["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["chunk"].as_str().unwrap())
+        .collect();
+    assert_eq!(chunks, ["qgdcenter.w"]);
+    let hits = v["similar"].as_array().unwrap();
+    assert_eq!(hits.len(), 3, "the three QGD games, no Sicilian: {hits:?}");
+    for h in hits {
+        let m: Vec<&str> = h["matched_terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t.as_str())
+            .collect();
+        assert!(m.contains(&"ck:qgdcenter.w"), "{m:?}");
+        assert!(h["white"].as_str().unwrap().starts_with('W'));
+    }
+    // BM25 ranks every game (the Sicilians score too); the text names the chunks.
+    let r = mach(&[
+        "advise",
+        "--index",
+        o,
+        "--moves",
+        query,
+        "--mode",
+        "bm25",
+        "--no-filter",
+    ]);
+    let t = text(&r);
+    assert!(r.status.success(), "{t}");
+    assert!(t.contains("qgdcenter.w"), "{t}");
+    assert!(t.contains("shares 1 of the chunks: qgdcenter.w"), "{t}");
+    // A position with no chunk finds nothing in MACH's mode.
+    let r = mach(&[
+        "advise", "--index", o, "--moves", "g1f3", "--mode", "mach", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert!(v["similar"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["exact"].as_bool().unwrap()));
+    // A bad mode is refused.
+    let r = mach(&["advise", "--index", o, "--moves", query, "--mode", "fuzzy"]);
+    assert!(!r.status.success());
+}
+
+#[test]
+fn advisor_mode_is_a_combo_option_and_a_bad_value_is_an_info_string() {
+    let mut e = common::Engine::start();
+    e.send("uci");
+    e.expect("declared", common::LONG, |l| {
+        l == "option name AdvisorMode type combo default bm25 var bm25 var mach var both"
+    });
+    e.expect("uciok", common::LONG, |l| l == "uciok");
+    e.send("setoption name AdvisorMode value mach");
+    e.send("setoption name AdvisorMode value fuzzy");
+    e.expect("refused", common::LONG, |l| {
+        l.starts_with("info string") && l.contains("fuzzy")
+    });
+    e.send("isready");
+    e.expect("readyok", common::LONG, |l| l == "readyok");
+}
