@@ -83,7 +83,7 @@ pub fn run(depth: u32, hash_mb: usize, mut each: impl FnMut(usize, &BenchLine)) 
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = from_fen(fen, false).expect("bench FENs are valid");
         engine.clear();
-        let control = SearchControl::new(false, Instant::now());
+        let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
         let start = Instant::now();
         let result = engine.search(
             &pos,
@@ -134,7 +134,7 @@ mod tests {
     fn search(fen: &str, limits: Limits, threads: usize) -> crate::SearchResult {
         let pos = from_fen(fen, false).unwrap();
         let mut engine = Engine::new(8, threads);
-        let control = SearchControl::new(false, Instant::now());
+        let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
         engine.search(
             &pos,
             &[],
@@ -194,7 +194,7 @@ mod tests {
                 root_bonus: bonus,
                 ..SearchOptions::default()
             };
-            let control = SearchControl::new(false, Instant::now());
+            let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
             let r = engine.search(&pos, &[], &Limits::depth(6), &options, &control, &Silent);
             let _ = tx.send(r);
         });

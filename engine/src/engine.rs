@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
+
 use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
@@ -10,6 +11,7 @@ use shakmaty::{Chess, Move, Position};
 use crate::advice::RootAdvice;
 use crate::control::SearchControl;
 use crate::history::History;
+use crate::pool::Pool;
 use crate::report::Reporter;
 use crate::thread::{Searcher, Shared};
 use crate::time::{Limits, TimeManager};
@@ -53,23 +55,29 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+/// The engine owns its threads: the caller's thread searches as the main
+/// thread, `Threads - 1` persistent helpers search beside it (Lazy SMP).
 pub struct Engine {
-    tt: TranspositionTable,
-    histories: Vec<History>,
+    tt: Arc<TranspositionTable>,
+    /// The main thread's move-ordering history (helpers keep their own).
+    history: History,
+    pool: Pool,
 }
 
 impl Engine {
     pub fn new(hash_mb: usize, threads: usize) -> Engine {
         let mut e = Engine {
-            tt: TranspositionTable::new(hash_mb),
-            histories: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
+            history: History::default(),
+            pool: Pool::default(),
         };
         e.set_threads(threads);
         e
     }
 
     pub fn set_hash(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+        // Helpers finishing the last search may still hold the old table.
+        self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -77,19 +85,18 @@ impl Engine {
     }
 
     pub fn set_threads(&mut self, threads: usize) {
-        self.histories.resize_with(threads.max(1), History::default);
+        self.pool.resize(threads.max(1) - 1);
     }
 
     pub fn threads(&self) -> usize {
-        self.histories.len()
+        self.pool.len() + 1
     }
 
     /// Forget everything learned (new game, `Clear Hash`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        for h in &mut self.histories {
-            h.clear();
-        }
+        self.history.clear();
+        self.pool.clear();
     }
 
     /// Searches `root` (reached through positions with Zobrist keys
@@ -102,27 +109,24 @@ impl Engine {
         game_keys: &[u64],
         limits: &Limits,
         options: &SearchOptions,
-        control: &SearchControl,
+        control: &Arc<SearchControl>,
         reporter: &dyn Reporter,
     ) -> SearchResult {
         self.tt.new_search();
-        for h in &mut self.histories {
-            h.age();
-        }
-        let threads = self.histories.len();
-        let shared = Shared {
-            tt: &self.tt,
-            control,
-            limits,
+        self.history.age();
+        let threads = self.threads();
+        let shared = Arc::new(Shared {
+            tt: self.tt.clone(),
+            control: control.clone(),
+            limits: limits.clone(),
             time: TimeManager::new(limits, root.turn(), options.move_overhead),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             helpers_stop: AtomicBool::new(false),
             root_bonus: RwLock::new(options.root_bonus.clone()),
             advice: options.advice.clone(),
-        };
-        let (main_hist, helper_hists) = self.histories.split_first_mut().expect("one thread");
+        });
 
-        let mut main = Searcher::new(&shared, 0, main_hist, root, game_keys);
+        let mut main = Searcher::new(&shared, 0, &mut self.history, root, game_keys);
         main.init_root_moves();
         if main.root_moves.is_empty() {
             control.wait_for_release(limits.infinite);
@@ -140,19 +144,10 @@ impl Engine {
             };
         }
 
-        let outcome = std::thread::scope(|scope| {
-            for (i, hist) in helper_hists.iter_mut().enumerate() {
-                let shared = &shared;
-                scope.spawn(move || {
-                    let mut helper = Searcher::new(shared, i + 1, hist, root, game_keys);
-                    helper.init_root_moves();
-                    helper.iterate(&crate::report::Silent, 1);
-                });
-            }
-            let outcome = main.iterate(reporter, options.multipv);
-            shared.helpers_stop.store(true, Ordering::SeqCst);
-            outcome
-        });
+        self.pool.start(&shared, root, &Arc::from(game_keys));
+        let outcome = main.iterate(reporter, options.multipv);
+        // The helpers stop at their next check; the answer does not wait.
+        shared.helpers_stop.store(true, Ordering::SeqCst);
         control.wait_for_release(limits.infinite);
 
         SearchResult {

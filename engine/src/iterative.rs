@@ -156,7 +156,7 @@ impl Searcher<'_> {
     /// Iterative deepening. The main thread reports and manages time; helpers
     /// only fill the shared transposition table (Lazy SMP).
     pub(crate) fn iterate(&mut self, reporter: &dyn Reporter, multipv: usize) -> Outcome {
-        let limits = self.shared.limits;
+        let limits = &self.shared.limits;
         let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
             // Any u32: a depth past i32::MAX must not wrap to a negative one.
             d.clamp(1, MAX_PLY as u32 - 4) as i32

@@ -16,6 +16,7 @@ pub mod moves;
 pub mod ordering;
 pub mod params;
 pub mod perft;
+mod pool;
 pub mod psqt;
 mod qsearch;
 pub mod report;

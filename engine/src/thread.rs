@@ -13,15 +13,17 @@ use crate::score::MAX_PLY;
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 
-/// Shared by all threads of one search.
-pub(crate) struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
-    pub control: &'a SearchControl,
-    pub limits: &'a Limits,
+/// Shared by all threads of one search. Owned (behind an `Arc`) so that the
+/// engine's persistent helper threads can hold it.
+pub(crate) struct Shared {
+    pub tt: Arc<TranspositionTable>,
+    pub control: Arc<SearchControl>,
+    pub limits: Limits,
     pub time: TimeManager,
     /// Nodes searched per thread, published every few thousand nodes.
     pub nodes: Vec<AtomicU64>,
-    /// Set by the main thread when it is done, to stop the helpers.
+    /// Set when the search is over (by the main thread, or by any thread
+    /// that finds the time or node budget spent), to stop the helpers.
     pub helpers_stop: AtomicBool,
     /// Bonus (cp) for lines through these root moves (advice); empty: none.
     /// Written by the main thread when advice arrives, read by every thread
@@ -31,7 +33,7 @@ pub(crate) struct Shared<'a> {
     pub advice: Option<Arc<dyn crate::advice::RootAdvice>>,
 }
 
-impl Shared<'_> {
+impl Shared {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Relaxed)).sum()
     }
@@ -91,7 +93,7 @@ pub(crate) struct RootMove {
 }
 
 pub(crate) struct Searcher<'a> {
-    pub shared: &'a Shared<'a>,
+    pub shared: &'a Shared,
     pub id: usize,
     pub hist: &'a mut History,
     pub nodes: u64,
@@ -134,7 +136,7 @@ pub(crate) fn lmr(depth: i32, moves: usize) -> i32 {
 
 impl<'a> Searcher<'a> {
     pub fn new(
-        shared: &'a Shared<'a>,
+        shared: &'a Shared,
         id: usize,
         hist: &'a mut History,
         root: &Chess,
@@ -190,13 +192,31 @@ impl<'a> Searcher<'a> {
                 return true;
             }
         }
+        // The shared flag is one relaxed load: read it often, so that with
+        // more threads than cores a helper given the CPU after the search is
+        // over gives it back within microseconds.
+        if self.nodes & 63 == 0 && self.shared.helpers_stop.load(Relaxed) {
+            self.stopped = true;
+            return true;
+        }
         if self.nodes & 1023 == 0 {
             self.publish_nodes();
             let s = self.shared;
+            // Every thread reads the clock: with more threads than cores the
+            // main thread may be off the CPU when time runs out, and the
+            // first thread to run then stops them all.
+            let out_of_time = s.time.hard_exceeded(s.control.clock_elapsed());
+            if out_of_time {
+                s.helpers_stop.store(true, Relaxed);
+            }
+            let out_of_nodes = s.limits.nodes.is_some_and(|n| s.total_nodes() >= n);
+            if out_of_nodes {
+                s.helpers_stop.store(true, Relaxed);
+            }
             let stop = s.control.is_stopped()
-                || (!self.is_main() && s.helpers_stop.load(Relaxed))
-                || (self.is_main() && s.time.hard_exceeded(s.control.clock_elapsed()))
-                || (self.is_main() && s.limits.nodes.is_some_and(|n| s.total_nodes() >= n));
+                || out_of_time
+                || out_of_nodes
+                || s.helpers_stop.load(Relaxed);
             if stop {
                 self.stopped = true;
             }

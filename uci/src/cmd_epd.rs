@@ -93,7 +93,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 
 fn solve(engine: &mut Engine, p: &EpdPosition, limits: &Limits, quiet: bool) -> bool {
     engine.clear();
-    let control = SearchControl::new(false, Instant::now());
+    let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
     let options = SearchOptions {
         move_overhead: Duration::ZERO,
         ..SearchOptions::default()

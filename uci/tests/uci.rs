@@ -589,3 +589,30 @@ fn a_depth_past_i32_max_searches_deep_instead_of_wrapping_to_depth_one() {
     e.send("stop");
     e.bestmove(LONG);
 }
+
+#[test]
+fn two_hundred_fifty_six_threads_on_a_small_machine_still_answer_on_time() {
+    // Helpers used to be spawned and joined on every go, and only the main
+    // thread read the clock: 700-854 ms for movetime 200, a flag fall at 300 ms.
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name Threads value 256");
+    e.send("isready");
+    e.expect("readyok", LONG, |l| l == "readyok");
+    for go in [
+        "go movetime 200",
+        "go wtime 300 btime 300",
+        "go movetime 200",
+    ] {
+        e.send("position startpos moves e2e4");
+        let t = Instant::now();
+        e.send(go);
+        let (best, _) = e.bestmove(LONG);
+        // Generous for a loaded machine, and far below the old figures.
+        assert!(t.elapsed() < MS(400), "{go}: {:?}", t.elapsed());
+        assert!(is_legal(&after_moves(&["e2e4"]), &best), "{best}");
+    }
+    e.send("setoption name Threads value 1");
+    e.send("isready");
+    e.expect("readyok after shrinking the pool", LONG, |l| l == "readyok");
+}

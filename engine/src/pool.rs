@@ -1,0 +1,113 @@
+//! The engine's helper threads, made once (when `Threads` is set) and kept
+//! for every search, as Stockfish's thread pool is: a `go` hands each helper
+//! a job instead of spawning and joining threads, so 256 threads on two
+//! cores still answer on time.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use shakmaty::Chess;
+use std::sync::mpsc::{channel, Sender};
+
+use crate::history::History;
+use crate::thread::{Searcher, Shared};
+
+/// What a helper is asked to do.
+enum Job {
+    /// Search `root` as helper `id` until the shared stop.
+    Search {
+        shared: Arc<Shared>,
+        id: usize,
+        root: Chess,
+        keys: Arc<[u64]>,
+    },
+    /// Forget the move-ordering history (new game).
+    Clear,
+}
+
+struct Helper {
+    jobs: Sender<Job>,
+    handle: JoinHandle<()>,
+}
+
+/// Helper threads; the caller's thread is the main search thread.
+#[derive(Default)]
+pub(crate) struct Pool {
+    helpers: Vec<Helper>,
+}
+
+impl Pool {
+    /// Grows or shrinks the pool to `n` helpers.
+    pub fn resize(&mut self, n: usize) {
+        while self.helpers.len() > n {
+            let h = self.helpers.pop().expect("len > n");
+            drop(h.jobs); // the helper ends when its queue closes
+            let _ = h.handle.join();
+        }
+        while self.helpers.len() < n {
+            let (tx, rx) = channel::<Job>();
+            let handle = std::thread::Builder::new()
+                .name(format!("mach-helper-{}", self.helpers.len() + 1))
+                .spawn(move || {
+                    let mut hist = History::default();
+                    for job in rx {
+                        match job {
+                            Job::Clear => hist.clear(),
+                            Job::Search {
+                                shared,
+                                id,
+                                root,
+                                keys,
+                            } => {
+                                hist.age();
+                                // A panic loses this helper's search, never the thread.
+                                let r = catch_unwind(AssertUnwindSafe(|| {
+                                    let mut s = Searcher::new(&shared, id, &mut hist, &root, &keys);
+                                    s.init_root_moves();
+                                    s.iterate(&crate::report::Silent, 1);
+                                }));
+                                if r.is_err() {
+                                    log::warn!("helper thread {id}: search panicked");
+                                    hist.clear();
+                                }
+                            }
+                        }
+                    }
+                })
+                .expect("spawn a helper thread");
+            self.helpers.push(Helper { jobs: tx, handle });
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.helpers.len()
+    }
+
+    /// Starts every helper on `root`; they stop when `shared.helpers_stop`
+    /// or the search's control says so. A helper still finishing the last
+    /// search starts this one right after.
+    pub fn start(&self, shared: &Arc<Shared>, root: &Chess, keys: &Arc<[u64]>) {
+        for (i, h) in self.helpers.iter().enumerate() {
+            let _ = h.jobs.send(Job::Search {
+                shared: shared.clone(),
+                id: i + 1,
+                root: root.clone(),
+                keys: keys.clone(),
+            });
+        }
+    }
+
+    /// Clears every helper's history.
+    pub fn clear(&self) {
+        for h in &self.helpers {
+            let _ = h.jobs.send(Job::Clear);
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.resize(0);
+    }
+}
