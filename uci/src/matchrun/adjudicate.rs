@@ -13,7 +13,7 @@
 
 use shakmaty::Color;
 
-use super::game::GameResult;
+use super::types::GameResult;
 
 /// The resign rule: `moves` moves per engine at `score` centipawns or more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,6 +13,7 @@ mod pgn;
 mod preset;
 pub mod stats;
 mod tally;
+mod types;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -23,10 +24,10 @@ use shakmaty::Color;
 
 use adjudicate::Adjudication;
 use engine_proc::{EngineProc, EngineSpec};
-use game::{Control, GameResult};
-use openings::{Format, Opening};
+use openings::Format;
 use stats::{EloModel, Sprt};
 use tally::Tally;
+use types::{Control, GameResult, Opening, Played};
 
 use crate::paths;
 
@@ -371,7 +372,7 @@ fn play_one(
     second: bool,
     control: Control,
     rules: Adjudication,
-) -> game::Played {
+) -> Played {
     for (i, p) in procs.iter_mut().enumerate() {
         if p.is_none() {
             *p = EngineProc::start(&specs[i]).ok();
@@ -393,7 +394,7 @@ fn play_one(
             } else {
                 Color::Black
             };
-            let p = game::Played {
+            let p = Played {
                 result: if loser == Color::White {
                     GameResult::BlackWins
                 } else {

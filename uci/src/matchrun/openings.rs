@@ -8,16 +8,7 @@ use mach_advisor::source::Source;
 
 use shakmaty::{san::San, Chess, Move, Position};
 
-use super::game::position_from_fen;
-
-#[derive(Clone, Debug)]
-pub struct Opening {
-    pub name: String,
-    pub start: Chess,
-    /// FEN of the start position, if not the standard one.
-    pub fen: Option<String>,
-    pub moves: Vec<Move>,
-}
+use super::types::{position_from_fen, Opening};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

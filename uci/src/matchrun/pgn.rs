@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use shakmaty::{san::SanPlus, Position};
 
-use super::game::Played;
+use super::types::Played;
 
 /// Today's date as YYYY.MM.DD (civil date from the Unix clock).
 fn today() -> String {

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::adjudicate::Adjudication;
-use super::game::{Control, GameResult, Played};
 use super::stats::{Pentanomial, Sprt, Verdict, Wdl};
+use super::types::{Control, GameResult, Played};
 
 /// Everything the workers report, from the first engine's point of view.
 #[derive(Default)]
