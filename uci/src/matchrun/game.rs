@@ -1,7 +1,9 @@
-//! One game between two engine processes. The runner keeps the clocks; the
-//! rules (mate, stalemate, threefold, fifty moves, insufficient material)
-//! are judged with shakmaty; a flag fall, an illegal move, a crash or a hang
-//! loses the game for that engine and is recorded as the termination.
+//! One game between two engine processes, clocked and judged by the runner.
+//!
+//! The runner keeps the clocks; the rules (mate, stalemate, threefold, fifty
+//! moves, insufficient material) are judged with shakmaty; a flag fall, an
+//! illegal move, a crash or a hang loses the game for that engine and is
+//! recorded as the termination.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -22,6 +24,8 @@ const UNTIMED_LIMIT: Duration = Duration::from_secs(60);
 /// Longest game before it is adjudicated a draw.
 const MAX_PLIES: usize = 800;
 
+/// Plays `opening` out between `white` and `black` under `control`, ending
+/// by rule, by adjudication (`rules`), or by an engine's failure.
 pub fn play(
     white: &mut EngineProc,
     black: &mut EngineProc,

@@ -1,4 +1,5 @@
 //! `mach match`: engine matches in the style of cutechess-cli and fastchess.
+//!
 //! Every opening is played twice with colours reversed; the runner keeps
 //! the clocks; games end by rule, by failure, or (when asked) by resign and
 //! draw adjudication; results go to a live progress bar, a summary with Elo,
@@ -92,6 +93,7 @@ pub struct Args {
     advice_vs_none: bool,
 }
 
+/// One `--engine` group (`cmd=... name=... arg=... option.X=...`) as a spec.
 fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec {
         cmd: String::new(),
@@ -126,6 +128,7 @@ fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     Ok(spec)
 }
 
+/// The time control from `--nodes`, `--depth`, `--movetime` or `--tc` (10+0.1 by default).
 fn control(a: &Args) -> Result<Control, String> {
     if let Some(n) = a.nodes {
         return Ok(Control::Nodes(n));
@@ -156,6 +159,7 @@ fn control(a: &Args) -> Result<Control, String> {
     })
 }
 
+/// The `--sprt` words over the defaults (elo0=0 elo1=5 alpha=beta=0.05, normalized).
 fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let mut s = Sprt {
         elo0: 0.0,
@@ -194,6 +198,7 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     Ok(s)
 }
 
+/// A seeded Fisher-Yates shuffle: the same order for the same `--seed`.
 fn shuffle<T>(v: &mut [T], seed: u64) {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     for i in (1..v.len()).rev() {

@@ -1,4 +1,4 @@
-//! The summary printed when a match ends or is interrupted (the finished games count, the unfinished do not).
+//! The summary printed when a match ends or is interrupted (finished games only).
 
 use super::adjudicate::Adjudication;
 use super::stats::{EloModel, Sprt, Verdict};
