@@ -148,12 +148,7 @@ fn infinite_and_stop_behave_as_without_advice() {
         .unwrap()
         .clone();
     assert_eq!(pv_first(&last_pv).unwrap(), best);
-    e.send("isready");
-    let (_, after) = e.expect("readyok", LONG, |l| l == "readyok");
-    assert!(
-        after.iter().all(|l| !l.starts_with("bestmove")),
-        "exactly one bestmove"
-    );
+    e.expect_no_stray_bestmove();
     // A search that has finished its work holds its move until stop.
     e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"); // Ra8#
     e.send("go infinite");

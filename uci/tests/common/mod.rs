@@ -137,6 +137,23 @@ impl Engine {
         });
     }
 
+    /// Asserts that no `bestmove` of earlier searches or commands is still on
+    /// its way, without a time window: a new `go depth 1` starts only after
+    /// every earlier search thread has answered and been joined (the
+    /// controller joins it before it starts the next), so anything they or
+    /// earlier commands printed comes before the new search's first `info`.
+    /// The position must have a legal move.
+    pub fn expect_no_stray_bestmove(&mut self) {
+        self.send("go depth 1");
+        let (l, before) = self.expect("bestmove", LONG, |l| l.starts_with("bestmove"));
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info depth") && field(l, "depth") == Some("1")),
+            "'{l}' came before the next search's first info: {before:#?}"
+        );
+    }
+
     pub fn handshake(&mut self) {
         self.send("uci");
         self.expect("uciok", LONG, |l| l == "uciok");
