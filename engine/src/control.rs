@@ -16,6 +16,10 @@ pub struct SearchControl {
     origin_ns: AtomicU64,
     lock: Mutex<()>,
     wake: Condvar,
+    /// Times `wait_for_release` went to sleep unreleased: lets the tests see
+    /// that it really blocks, however slow the machine.
+    #[cfg(test)]
+    sleeps: AtomicU64,
 }
 
 impl SearchControl {
@@ -29,6 +33,8 @@ impl SearchControl {
             origin_ns: AtomicU64::new(0),
             lock: Mutex::new(()),
             wake: Condvar::new(),
+            #[cfg(test)]
+            sleeps: AtomicU64::new(0),
         }
     }
 
@@ -80,6 +86,8 @@ impl SearchControl {
     pub fn wait_for_release(&self, infinite: bool) {
         let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         while !self.is_stopped() && (infinite || self.is_pondering()) {
+            #[cfg(test)]
+            self.sleeps.fetch_add(1, Ordering::SeqCst);
             guard = self
                 .wake
                 .wait_timeout(guard, Duration::from_millis(50))
@@ -99,20 +107,35 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
+    /// Waits until the waiter has gone to sleep unreleased `n` times: from
+    /// the second on, it woke up, found the search still held, and slept
+    /// again. Proof that the wait blocks, whatever the machine's speed.
+    fn slept(c: &SearchControl, n: u64) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while c.sleeps.load(Ordering::SeqCst) < n {
+            assert!(
+                Instant::now() < deadline,
+                "the wait did not block: it slept {} times, not {n}",
+                c.sleeps.load(Ordering::SeqCst)
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     #[test]
     fn ponderhit_starts_the_clock_and_releases_the_wait() {
         let c = Arc::new(SearchControl::new(true, Instant::now()));
         assert!(c.clock_elapsed().is_none());
         let c2 = c.clone();
-        let t = std::thread::spawn(move || c2.wait_for_release(false));
-        std::thread::sleep(Duration::from_millis(20));
-        // It must really wait: a wait that never blocked would pass the rest.
-        assert!(
-            !t.is_finished(),
-            "the ponder wait returned before ponderhit"
-        );
+        // What the waiter sees when it is released: it must be after ponderhit.
+        let t = std::thread::spawn(move || {
+            c2.wait_for_release(false);
+            c2.is_pondering()
+        });
+        slept(&c, 2);
+        assert!(!t.is_finished(), "released before ponderhit");
         c.ponderhit();
-        t.join().unwrap();
+        assert!(!t.join().unwrap(), "released while still pondering");
         assert!(c.clock_elapsed().unwrap() < Duration::from_millis(20));
         assert!(!c.is_stopped());
     }
@@ -121,11 +144,14 @@ mod tests {
     fn infinite_waits_for_stop_only() {
         let c = Arc::new(SearchControl::new(false, Instant::now()));
         let c2 = c.clone();
-        let t = std::thread::spawn(move || c2.wait_for_release(true));
+        let t = std::thread::spawn(move || {
+            c2.wait_for_release(true);
+            c2.is_stopped()
+        });
         c.ponderhit(); // not pondering: no effect
-        std::thread::sleep(Duration::from_millis(20));
-        assert!(!t.is_finished());
+        slept(&c, 2);
+        assert!(!t.is_finished(), "released before stop");
         c.stop();
-        t.join().unwrap();
+        assert!(t.join().unwrap(), "released without a stop");
     }
 }

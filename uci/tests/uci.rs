@@ -9,6 +9,10 @@ use shakmaty::{uci::UciMove, CastlingMode, Chess, Position};
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
 
+/// White mates in one (Ra8#): a search without limits gets through every
+/// depth in milliseconds, then has nothing left to do but hold its move.
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+
 #[test]
 fn handshake_declares_options() {
     let mut e = Engine::start();
@@ -70,25 +74,20 @@ fn stop_gives_exactly_one_bestmove_from_the_last_pv() {
         .unwrap();
     assert_eq!(pv_first(last_pv).unwrap(), best);
     assert!(!before.is_empty());
-    // Exactly one: nothing more arrives, and the engine still answers.
-    e.send("isready");
-    let (_, after) = e.expect("readyok", LONG, |l| l == "readyok");
-    assert!(after.iter().all(|l| !l.starts_with("bestmove")));
-    e.send("stop"); // a stop with no search running does nothing
-    e.expect_none("second bestmove", MS(200), |l| l.starts_with("bestmove"));
+    // Exactly one, and a stop with no search running does nothing: the next
+    // search's own lines come before any other bestmove.
+    e.send("stop");
+    e.expect_no_stray_bestmove();
 }
 
 #[test]
 fn infinite_search_holds_bestmove_until_stop_even_on_mate() {
     let mut e = Engine::start();
     e.handshake();
-    // White mates in one (Qh7#... here Ra8#).
-    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send(&format!("position fen {MATE_IN_ONE}"));
     e.send("go infinite");
-    e.expect("mate 1", LONG, |l| l.contains("score mate 1"));
-    e.expect_none("bestmove before stop", MS(500), |l| {
-        l.starts_with("bestmove")
-    });
+    e.expect_finished_and_held();
+    assert!(e.seen.iter().any(|l| l.contains("score mate 1")));
     e.send("stop");
     let (best, _) = e.bestmove(LONG);
     assert_eq!(best, "a1a8");
@@ -103,12 +102,9 @@ fn ponder_then_ponderhit_finishes_as_a_timed_search() {
     e.handshake();
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
-    e.expect("info while pondering", LONG, |l| {
-        l.starts_with("info depth")
-    });
-    e.expect_none("bestmove while pondering", MS(400), |l| {
-        l.starts_with("bestmove")
-    });
+    // Off the clock while pondering: the search outlasts the whole clock
+    // without a bestmove (on the clock it would stop by 0.8 of it).
+    e.expect_before_bestmove("info past the 2 s clock", |l| past(l, 2000));
     let t = Instant::now();
     e.send("ponderhit");
     let (best, _) = e.bestmove(MS(3000));
@@ -116,6 +112,24 @@ fn ponder_then_ponderhit_finishes_as_a_timed_search() {
     assert!(t.elapsed() < MS(1500), "took {:?}", t.elapsed());
     let pos = after_moves(&["e2e4", "e7e5"]);
     assert!(is_legal(&pos, &best), "{best}");
+}
+
+#[test]
+fn a_finished_ponder_search_holds_its_move_until_ponderhit() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    e.expect_finished_and_held();
+    e.send("ponderhit");
+    let (best, _) = e.bestmove(LONG);
+    assert_eq!(best, "a1a8");
+}
+
+/// An `info` line of a search that has run more than `ms` milliseconds.
+fn past(info: &str, ms: u64) -> bool {
+    info.starts_with("info depth")
+        && field(info, "time").is_some_and(|t| t.parse::<u64>().unwrap() > ms)
 }
 
 #[test]
@@ -186,11 +200,10 @@ fn vampirc_defects_are_routed_around() {
     // go movestogo 300.
     e.send("go wtime 3000 btime 3000 movestogo 300");
     e.bestmove(LONG);
-    // go ponder with more parameters: must ponder (no bestmove until ponderhit).
-    e.send("go ponder wtime 3000 btime 3000");
-    e.expect_none("bestmove while pondering", MS(300), |l| {
-        l.starts_with("bestmove")
-    });
+    // go ponder with more parameters: must ponder (no bestmove until
+    // ponderhit), so it outlasts its whole clock.
+    e.send("go ponder wtime 500 btime 500");
+    e.expect_before_bestmove("info past the 500 ms clock", |l| past(l, 500));
     e.send("ponderhit");
     e.bestmove(LONG);
     // e2e4 zz99: the bad move is named, not silently dropped.
@@ -528,11 +541,8 @@ fn every_go_of_a_random_command_burst_gets_exactly_one_bestmove() {
             None => panic!("{bestmoves} bestmove for {gos} go"),
         }
     }
-    // And no more than one each: after a final isready round trip, nothing else comes.
-    e.send("isready");
-    let (_, before) = e.expect("readyok", LONG, |l| l == "readyok");
-    let extra = before.iter().filter(|l| l.starts_with("bestmove")).count();
-    assert_eq!(extra, 0, "{before:?}");
+    // And no more than one each.
+    e.expect_no_stray_bestmove();
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! Resign and draw adjudication, as in cutechess-cli and fastchess: a game
-//! whose outcome both engines already agree on is ended early, which saves
-//! most of the time of a match without changing its result.
+//! Ends a game early once both engines agree on its outcome (resign and draw adjudication).
+//!
+//! As in cutechess-cli and fastchess; it saves most of the time of a match
+//! without changing its result.
 //!
 //! - Resign: for the last `moves` moves of *each* engine, both reported a
 //!   score of at least `score` centipawns for the same side.
@@ -13,7 +14,7 @@
 
 use shakmaty::Color;
 
-use super::game::GameResult;
+use super::types::GameResult;
 
 /// The resign rule: `moves` moves per engine at `score` centipawns or more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +126,7 @@ pub struct Judge {
 }
 
 impl Judge {
+    /// A judge for one game, with nothing recorded yet.
     pub fn new(rules: Adjudication) -> Judge {
         Judge {
             rules,

@@ -1,5 +1,6 @@
-//! A UCI engine as a child process: every wait has a deadline, so a hung,
-//! crashed or silent engine is a recorded failure, never a hung runner.
+//! A UCI engine as a child process, where every wait has a deadline.
+//!
+//! So a hung, crashed or silent engine is a recorded failure, never a hung runner.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -17,6 +18,7 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+/// Why an engine gave no usable answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// No answer before the deadline.
@@ -28,6 +30,7 @@ pub enum Failure {
 }
 
 impl std::fmt::Display for Failure {
+    /// The failure in words, for the PGN termination detail.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::Timeout => write!(f, "no answer in time"),
@@ -117,6 +120,7 @@ pub fn open_log(path: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Appends one line of an engine's traffic to the `--log` file, if any.
 fn log_line(engine: &str, dir: char, line: &str) {
     if let Some((f, start)) = LOG.get() {
         let mut f = f.lock().unwrap_or_else(|e| e.into_inner());
@@ -140,6 +144,7 @@ pub fn kill_all() {
     }
 }
 
+/// Kills the process group `pid` leads: the engine and whatever it started.
 fn kill_group(pid: i32) {
     #[cfg(unix)]
     // SAFETY: kill(2) with a negative pid signals the process group the child
@@ -176,6 +181,7 @@ fn info_score(line: &str) -> Option<i32> {
     }
 }
 
+/// A running engine: its process, its input, and its output line by line.
 pub struct EngineProc {
     /// The engine's name with its process id, for the log.
     label: String,
@@ -188,6 +194,7 @@ pub struct EngineProc {
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
 impl EngineProc {
+    /// Starts the engine, sets its options and waits for it to be ready.
     pub fn start(spec: &EngineSpec) -> Result<EngineProc, Failure> {
         let mut cmd = Command::new(&spec.cmd);
         // Its own process group, so that a wrapper script's children die with it.
@@ -245,6 +252,7 @@ impl EngineProc {
         Ok(e)
     }
 
+    /// Sends one line (logged); a closed pipe means the engine is gone.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
         log_line(&self.label, '<', line);
         writeln!(self.stdin, "{line}").map_err(|_| Failure::Disconnected)?;
@@ -258,6 +266,7 @@ impl EngineProc {
             .map(|_| ())
     }
 
+    /// Waits at most `timeout` for a line that satisfies `pred`, dropping others.
     fn wait_for(
         &mut self,
         pred: impl Fn(&str) -> bool,
@@ -311,6 +320,7 @@ impl EngineProc {
 }
 
 impl Drop for EngineProc {
+    /// Asks the engine to quit, then kills it and its children in any case.
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();

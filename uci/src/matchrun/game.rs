@@ -1,87 +1,20 @@
-//! One game between two engine processes. The runner keeps the clocks; the
-//! rules (mate, stalemate, threefold, fifty moves, insufficient material)
-//! are judged with shakmaty; a flag fall, an illegal move, a crash or a hang
-//! loses the game for that engine and is recorded as the termination.
+//! One game between two engine processes, clocked and judged by the runner.
+//!
+//! The runner keeps the clocks; the rules (mate, stalemate, threefold, fifty
+//! moves, insufficient material) are judged with shakmaty; a flag fall, an
+//! illegal move, a crash or a hang loses the game for that engine and is
+//! recorded as the termination.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use shakmaty::{
-    fen::Fen, uci::UciMove, zobrist::Zobrist64, CastlingMode, Chess, Color, EnPassantMode, Move,
-    Position,
+    uci::UciMove, zobrist::Zobrist64, CastlingMode, Chess, Color, EnPassantMode, Move, Position,
 };
 
 use super::adjudicate::{Adjudication, Judge};
 use super::engine_proc::{score_text, EngineProc, Failure};
-use super::openings::Opening;
-
-/// How each move is limited.
-#[derive(Clone, Copy, Debug)]
-pub enum Control {
-    /// Base time and increment, in milliseconds.
-    Clock {
-        base_ms: u64,
-        inc_ms: u64,
-    },
-    Nodes(u64),
-    Depth(u32),
-    MoveTime(u64),
-}
-
-impl Control {
-    /// The PGN `TimeControl` tag value.
-    pub fn tag(&self) -> String {
-        match self {
-            Control::Clock { base_ms, inc_ms } => {
-                format!("{}+{}", *base_ms as f64 / 1000.0, *inc_ms as f64 / 1000.0)
-            }
-            Control::Nodes(n) => format!("nodes={n}"),
-            Control::Depth(d) => format!("depth={d}"),
-            Control::MoveTime(ms) => format!("{}/move", *ms as f64 / 1000.0),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum GameResult {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
-
-impl GameResult {
-    pub fn pgn(&self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    fn loss_for(side: Color) -> GameResult {
-        match side {
-            Color::White => GameResult::BlackWins,
-            Color::Black => GameResult::WhiteWins,
-        }
-    }
-}
-
-pub struct Played {
-    pub result: GameResult,
-    /// Why the game ended, as in PGN `Termination` ("normal", "time forfeit", ...),
-    /// with a detail for people.
-    pub termination: String,
-    pub detail: String,
-    pub start: Chess,
-    pub start_fen: Option<String>,
-    pub moves: Vec<Move>,
-    /// One per move: what the engine said of it, as cutechess and fastchess
-    /// write it (`+0.31/15 0.52s`: score from the mover's view, depth, time);
-    /// `None` for the opening's moves.
-    pub comments: Vec<Option<String>>,
-    /// The engine (white or black) that failed, if one did: it must be restarted.
-    pub failed: Option<Color>,
-}
+use super::types::{Control, GameResult, Opening, Played};
 
 /// Extra time an engine may take beyond its clock before it counts as hung
 /// (a flag fall is judged on the clock itself).
@@ -91,6 +24,8 @@ const UNTIMED_LIMIT: Duration = Duration::from_secs(60);
 /// Longest game before it is adjudicated a draw.
 const MAX_PLIES: usize = 800;
 
+/// Plays `opening` out between `white` and `black` under `control`, ending
+/// by rule, by adjudication (`rules`), or by an engine's failure.
 pub fn play(
     white: &mut EngineProc,
     black: &mut EngineProc,
@@ -302,12 +237,4 @@ pub fn play(
         moves.push(mv);
         *seen.entry(key(&pos)).or_default() += 1;
     }
-}
-
-/// The start position of a FEN (standard castling), for openings.
-pub fn position_from_fen(fen: &str) -> Option<Chess> {
-    fen.parse::<Fen>()
-        .ok()?
-        .into_position(CastlingMode::Standard)
-        .ok()
 }

@@ -1,11 +1,14 @@
-//! Ctrl-C and SIGTERM during a match: stop, kill the engines (and whatever
-//! they started), and let the runner print the summary of the finished games,
-//! which the PGN file already holds. A second signal exits at once.
+//! Ctrl-C and SIGTERM during a match stop it without losing the finished games.
+//!
+//! They kill the engines (and whatever they started) and let the runner print
+//! the summary of the finished games, which the PGN file already holds. A
+//! second signal exits at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::engine_proc;
 
+/// Whether Ctrl-C or SIGTERM arrived.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the handler (once per process; a second call keeps the first).

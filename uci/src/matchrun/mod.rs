@@ -1,4 +1,5 @@
 //! `mach match`: engine matches in the style of cutechess-cli and fastchess.
+//!
 //! Every opening is played twice with colours reversed; the runner keeps
 //! the clocks; games end by rule, by failure, or (when asked) by resign and
 //! draw adjudication; results go to a live progress bar, a summary with Elo,
@@ -12,7 +13,9 @@ mod openings;
 mod pgn;
 mod preset;
 pub mod stats;
+mod summary;
 mod tally;
+mod types;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -23,10 +26,10 @@ use shakmaty::Color;
 
 use adjudicate::Adjudication;
 use engine_proc::{EngineProc, EngineSpec};
-use game::{Control, GameResult};
-use openings::{Format, Opening};
+use openings::Format;
 use stats::{EloModel, Sprt};
 use tally::Tally;
+use types::{Control, GameResult, Opening, Played};
 
 use crate::paths;
 
@@ -90,6 +93,7 @@ pub struct Args {
     advice_vs_none: bool,
 }
 
+/// One `--engine` group (`cmd=... name=... arg=... option.X=...`) as a spec.
 fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec {
         cmd: String::new(),
@@ -124,6 +128,7 @@ fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     Ok(spec)
 }
 
+/// The time control from `--nodes`, `--depth`, `--movetime` or `--tc` (10+0.1 by default).
 fn control(a: &Args) -> Result<Control, String> {
     if let Some(n) = a.nodes {
         return Ok(Control::Nodes(n));
@@ -154,6 +159,7 @@ fn control(a: &Args) -> Result<Control, String> {
     })
 }
 
+/// The `--sprt` words over the defaults (elo0=0 elo1=5 alpha=beta=0.05, normalized).
 fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let mut s = Sprt {
         elo0: 0.0,
@@ -192,6 +198,7 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     Ok(s)
 }
 
+/// A seeded Fisher-Yates shuffle: the same order for the same `--seed`.
 fn shuffle<T>(v: &mut [T], seed: u64) {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     for i in (1..v.len()).rev() {
@@ -202,7 +209,20 @@ fn shuffle<T>(v: &mut [T], seed: u64) {
     }
 }
 
-pub fn run(a: &Args) -> Result<(), String> {
+/// A match ready to play: its engines, limits and openings, all checked.
+struct Plan {
+    specs: Vec<EngineSpec>,
+    control: Control,
+    sprt: Option<Sprt>,
+    rules: Adjudication,
+    book: Vec<Opening>,
+    /// Game pairs to play.
+    pairs: usize,
+}
+
+/// Checks every argument and loads the openings, so that a mistake is
+/// reported before anything slow (an index build) or visible happens.
+fn plan(a: &Args) -> Result<Plan, String> {
     let mut groups: Vec<Vec<String>> = Vec::new();
     for w in &a.engine {
         if w.starts_with("cmd=") || groups.is_empty() {
@@ -260,11 +280,25 @@ pub fn run(a: &Args) -> Result<(), String> {
         (None, Some(r)) => r as usize,
         (None, None) => 10,
     };
+    Ok(Plan {
+        specs,
+        control,
+        sprt,
+        rules,
+        book,
+        pairs,
+    })
+}
+
+/// Runs `mach match`: plays the games on `--concurrency` workers, prints the
+/// summary, then reports a failed PGN file or an interruption as the error.
+pub fn run(a: &Args) -> Result<(), String> {
+    let plan = plan(a)?;
     if let Some(path) = &a.log {
         engine_proc::open_log(path)?;
     }
     // Both engines must start at all; later failures only lose games.
-    for s in &specs {
+    for s in &plan.specs {
         EngineProc::start(s).map_err(|e| format!("{}: {e}", s.name))?;
     }
 
@@ -272,81 +306,30 @@ pub fn run(a: &Args) -> Result<(), String> {
 
     interrupt::install();
 
-    let bar = ProgressBar::new(2 * pairs as u64);
-    bar.set_style(
-        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let names = [specs[0].name.as_str(), specs[1].name.as_str()];
-    let tally = Mutex::new(Tally::default());
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let pgn_error = Mutex::new(None);
+    let live = Live {
+        plan: &plan,
+        names: [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()],
+        pgn_out: pgn_out.as_ref(),
+        bar: progress_bar(2 * plan.pairs as u64),
+        tally: Mutex::new(Tally::default()),
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        pgn_error: Mutex::new(None),
+    };
     std::thread::scope(|s| {
         for _ in 0..a.concurrency.max(1) {
-            s.spawn(|| {
-                let mut procs: [Option<EngineProc>; 2] = [None, None];
-                loop {
-                    let job = next.fetch_add(1, Ordering::SeqCst);
-                    if job >= 2 * pairs || stop.load(Ordering::SeqCst) || interrupt::requested() {
-                        break;
-                    }
-                    let (pair, second) = (job / 2, job % 2 == 1);
-                    let opening = &book[pair % book.len()];
-                    let played = play_one(&mut procs, &specs, opening, second, control, rules);
-                    if interrupt::requested() {
-                        // Cut short by Ctrl-C/SIGTERM (its engines were killed): not a game.
-                        break;
-                    }
-                    let (wi, bi) = if second { (1, 0) } else { (0, 1) };
-                    if let Some(out) = &pgn_out {
-                        let text = pgn::game(
-                            &played,
-                            names[wi],
-                            names[bi],
-                            &format!("{}.{}", pair + 1, job % 2 + 1),
-                            &opening.name,
-                            &control.tag(),
-                        );
-                        if let Err(e) = out.append(&text) {
-                            // The games must be kept: stop rather than play on unrecorded.
-                            pgn_error
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .get_or_insert(e);
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
-                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                    t.record(pair, second, &played);
-                    if t.decided(sprt) {
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                    let score = t.line(names);
-                    let games = t.wdl.games();
-                    drop(t);
-                    if bar.is_hidden() {
-                        // Not a terminal (a log file): one line per game instead.
-                        eprintln!(
-                            "game {games} of {}: {} - {} {} ({}); {score}",
-                            2 * pairs,
-                            names[wi],
-                            names[bi],
-                            played.result.pgn(),
-                            played.detail
-                        );
-                    }
-                    bar.inc(1);
-                    bar.set_message(score);
-                }
-            });
+            s.spawn(|| live.work());
         }
     });
-    bar.finish_and_clear();
+    live.bar.finish_and_clear();
 
-    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
-    t.print_summary(names, control, rules, sprt);
-    if let Some(e) = pgn_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    let t = live.tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    summary::print(&t, live.names, plan.control, plan.rules, plan.sprt);
+    if let Some(e) = live
+        .pgn_error
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
         return Err(e);
     }
     if interrupt::requested() {
@@ -362,6 +345,126 @@ pub fn run(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// The live progress bar of `games` games (hidden when stderr is not a terminal).
+fn progress_bar(games: u64) -> ProgressBar {
+    let bar = ProgressBar::new(games);
+    bar.set_style(
+        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Which engine has White and which Black: engine 0 has White in the first
+/// game of a pair, engine 1 in the second.
+fn seats(second: bool) -> (usize, usize) {
+    if second {
+        (1, 0)
+    } else {
+        (0, 1)
+    }
+}
+
+/// What the workers share while the match runs.
+struct Live<'a> {
+    plan: &'a Plan,
+    names: [&'a str; 2],
+    pgn_out: Option<&'a pgn::PgnFile>,
+    bar: ProgressBar,
+    tally: Mutex<Tally>,
+    /// The next game to play: job `2 * pair + (0 or 1)`.
+    next: AtomicUsize,
+    /// Set when the SPRT decided or the PGN file failed: no new game starts.
+    stop: AtomicBool,
+    pgn_error: Mutex<Option<String>>,
+}
+
+impl Live<'_> {
+    /// One worker: plays the next game with its own two engines until every
+    /// game is taken, the match is stopped or the user interrupts it.
+    fn work(&self) {
+        let mut procs: [Option<EngineProc>; 2] = [None, None];
+        loop {
+            let job = self.next.fetch_add(1, Ordering::SeqCst);
+            if job >= 2 * self.plan.pairs
+                || self.stop.load(Ordering::SeqCst)
+                || interrupt::requested()
+            {
+                break;
+            }
+            let (pair, second) = (job / 2, job % 2 == 1);
+            let opening = &self.plan.book[pair % self.plan.book.len()];
+            let played = play_one(
+                &mut procs,
+                &self.plan.specs,
+                opening,
+                second,
+                self.plan.control,
+                self.plan.rules,
+            );
+            if interrupt::requested() {
+                // Cut short by Ctrl-C/SIGTERM (its engines were killed): not a game.
+                break;
+            }
+            self.save(job, opening, &played);
+            self.count(job, &played);
+        }
+    }
+
+    /// Appends game `job` to the PGN file, if any; a write that fails stops
+    /// the match, because the games must be kept, not played on unrecorded.
+    fn save(&self, job: usize, opening: &Opening, played: &Played) {
+        let Some(out) = self.pgn_out else {
+            return;
+        };
+        let (pair, second) = (job / 2, job % 2 == 1);
+        let (wi, bi) = seats(second);
+        let text = pgn::game(
+            played,
+            self.names[wi],
+            self.names[bi],
+            &format!("{}.{}", pair + 1, job % 2 + 1),
+            &opening.name,
+            &self.plan.control.tag(),
+        );
+        if let Err(e) = out.append(&text) {
+            self.pgn_error
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Counts game `job` in the tally, stops the match once the SPRT has
+    /// decided, and shows the running score.
+    fn count(&self, job: usize, played: &Played) {
+        let (pair, second) = (job / 2, job % 2 == 1);
+        let mut t = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+        t.record(pair, second, played);
+        if t.decided(self.plan.sprt) {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        let score = t.line(self.names);
+        let games = t.wdl.games();
+        drop(t);
+        if self.bar.is_hidden() {
+            // Not a terminal (a log file): one line per game instead.
+            let (wi, bi) = seats(second);
+            eprintln!(
+                "game {games} of {}: {} - {} {} ({}); {score}",
+                2 * self.plan.pairs,
+                self.names[wi],
+                self.names[bi],
+                played.result.pgn(),
+                played.detail
+            );
+        }
+        self.bar.inc(1);
+        self.bar.set_message(score);
+    }
+}
+
 /// Plays one game of a pair with the worker's engines (started or restarted
 /// as needed); an engine that will not start forfeits.
 fn play_one(
@@ -371,14 +474,13 @@ fn play_one(
     second: bool,
     control: Control,
     rules: Adjudication,
-) -> game::Played {
+) -> Played {
     for (i, p) in procs.iter_mut().enumerate() {
         if p.is_none() {
             *p = EngineProc::start(&specs[i]).ok();
         }
     }
-    // Game 1 of a pair: engine 0 white; game 2: engine 1 white.
-    let (wi, bi) = if second { (1, 0) } else { (0, 1) };
+    let (wi, bi) = seats(second);
     let (played, failed_idx) = match procs {
         [Some(ref mut e0), Some(ref mut e1)] => {
             let (w, b) = if second { (e1, e0) } else { (e0, e1) };
@@ -393,7 +495,7 @@ fn play_one(
             } else {
                 Color::Black
             };
-            let p = game::Played {
+            let p = Played {
                 result: if loser == Color::White {
                     GameResult::BlackWins
                 } else {

@@ -1,5 +1,7 @@
-//! Openings for matches: EPD (one position per line), PGN (the moves of each
-//! game) or the named-openings TSV of `books/openings/eco/` (eco, name, moves),
+//! The openings a match starts its games from.
+//!
+//! EPD (one position per line), PGN (the moves of each game) or the
+//! named-openings TSV of `books/openings/eco/` (eco, name, moves),
 //! from a file or built into the binary.
 
 use std::path::Path;
@@ -8,17 +10,9 @@ use mach_advisor::source::Source;
 
 use shakmaty::{san::San, Chess, Move, Position};
 
-use super::game::position_from_fen;
+use super::types::{position_from_fen, Opening};
 
-#[derive(Clone, Debug)]
-pub struct Opening {
-    pub name: String,
-    pub start: Chess,
-    /// FEN of the start position, if not the standard one.
-    pub fen: Option<String>,
-    pub moves: Vec<Move>,
-}
-
+/// The openings file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Epd,
@@ -27,6 +21,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format a file name's extension says, if it says one.
     pub fn guess(name: &str) -> Option<Format> {
         match Path::new(name).extension()?.to_str()? {
             "epd" => Some(Format::Epd),
@@ -53,6 +48,7 @@ fn san_moves(start: &Chess, text: &str) -> Option<Vec<Move>> {
     Some(out)
 }
 
+/// Every usable opening in `source`; an error if there is none.
 pub fn load(source: &Source, format: Format) -> Result<Vec<Opening>, String> {
     let text = source.read_all().map_err(|e| e.to_string())?;
     let mut out = Vec::new();

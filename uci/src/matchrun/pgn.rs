@@ -1,6 +1,8 @@
-//! Games as PGN with the tags tools expect, and the file they go to: opened
-//! before the first game (an unwritable path fails at once), each game
-//! appended and flushed as it ends, so a killed match keeps what it played.
+//! Played games as PGN, each on disk as soon as it ends.
+//!
+//! With the tags tools expect, in a file opened before the first game (an
+//! unwritable path fails at once), each game appended and flushed as it
+//! ends, so a killed match keeps what it played.
 
 use std::fs::File;
 use std::io::Write;
@@ -9,7 +11,7 @@ use std::sync::Mutex;
 
 use shakmaty::{san::SanPlus, Position};
 
-use super::game::Played;
+use super::types::Played;
 
 /// Today's date as YYYY.MM.DD (civil date from the Unix clock).
 fn today() -> String {
@@ -29,6 +31,7 @@ fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// A PGN tag value with its backslashes and quotes escaped.
 fn quote(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -40,6 +43,7 @@ pub struct PgnFile {
 }
 
 impl PgnFile {
+    /// Opens (or creates) the file for appending, so a bad path fails before any game.
     pub fn open(path: &Path) -> Result<PgnFile, String> {
         let file = File::options()
             .create(true)
@@ -62,6 +66,7 @@ impl PgnFile {
     }
 }
 
+/// One game as PGN text: tags, movetext with the engines' comments, result.
 pub fn game(p: &Played, white: &str, black: &str, round: &str, opening: &str, tc: &str) -> String {
     let mut out = String::new();
     let tags = [

@@ -1,5 +1,6 @@
-//! `mach match --advice-vs-none`: Mach with its grandmaster advisor against
-//! Mach without it, on the default database's index (built on first use).
+//! `mach match --advice-vs-none`: Mach with its grandmaster advisor against Mach without it.
+//!
+//! On the default database's index (built on first use).
 
 use mach_advisor::build::{build, BuildOptions};
 use mach_advisor::AdvisorIndex;

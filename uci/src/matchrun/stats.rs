@@ -1,4 +1,6 @@
-//! Match statistics: Elo difference with a 95% interval, likelihood of
+//! Match statistics: Elo, LOS, pentanomial pair counts and the SPRT.
+//!
+//! Elo difference with a 95% interval, likelihood of
 //! superiority, pentanomial counts over game pairs, and the generalized
 //! sequential probability ratio test on pentanomial counts, in logistic or
 //! normalized Elo, as fishtest and OpenBench compute it: the log-likelihood
@@ -31,6 +33,7 @@ pub fn erf(x: f64) -> f64 {
     }
 }
 
+/// Wins, draws and losses of the first player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
     pub wins: u32,
@@ -39,14 +42,17 @@ pub struct Wdl {
 }
 
 impl Wdl {
+    /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
+    /// The first player's share of the points (0 with no game).
     pub fn score(&self) -> f64 {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
 
+    /// The Elo difference that score means.
     pub fn elo(&self) -> f64 {
         elo_of_score(self.score())
     }
@@ -75,6 +81,7 @@ impl Wdl {
         0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
     }
 
+    /// The share of games drawn.
     pub fn draw_ratio(&self) -> f64 {
         self.draws as f64 / self.games().max(1) as f64
     }
@@ -92,6 +99,7 @@ impl Pentanomial {
         self.0[i] += 1;
     }
 
+    /// Pairs counted.
     pub fn pairs(&self) -> u32 {
         self.0.iter().sum()
     }
@@ -163,6 +171,7 @@ fn tilt(phat: &[f64; 5], phi: &[f64; 5]) -> [f64; 5] {
     p
 }
 
+/// Mean and variance of a pair's score under the distribution `p`.
 fn mean_var(p: &[f64; 5]) -> (f64, f64) {
     let mu: f64 = p.iter().zip(PAIR_SCORES).map(|(p, a)| p * a).sum();
     let var = p
@@ -242,6 +251,7 @@ impl Sprt {
                 .sum::<f64>()
     }
 
+    /// H1, H0, or continue: where the LLR stands against the bounds.
     pub fn verdict(&self, p: &Pentanomial) -> Verdict {
         let llr = self.llr(p);
         let (lo, hi) = self.bounds();

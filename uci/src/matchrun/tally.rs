@@ -1,11 +1,9 @@
-//! The running score of a match, and the summary printed at its end (or when
-//! it is interrupted: the finished games count, the unfinished do not).
+//! The running score of a match: each finished game counted, alone and in its pair.
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::adjudicate::Adjudication;
-use super::game::{Control, GameResult, Played};
 use super::stats::{Pentanomial, Sprt, Verdict, Wdl};
+use super::types::{GameResult, Played};
 
 /// Everything the workers report, from the first engine's point of view.
 #[derive(Default)]
@@ -14,7 +12,8 @@ pub struct Tally {
     pub penta: Pentanomial,
     /// First engine's points in the first finished game of each unfinished pair.
     half_pairs: HashMap<usize, f64>,
-    terminations: BTreeMap<String, u32>,
+    /// Games by how they ended ("termination (detail)").
+    pub terminations: BTreeMap<String, u32>,
 }
 
 impl Tally {
@@ -58,67 +57,5 @@ impl Tally {
             w.losses,
             w.elo() + 0.0 // no "-0.0"
         )
-    }
-
-    /// The summary: score, Elo with its interval, LOS, draws, pairs, SPRT, endings.
-    pub fn print_summary(
-        &self,
-        names: [&str; 2],
-        control: Control,
-        rules: Adjudication,
-        sprt: Option<Sprt>,
-    ) {
-        let w = self.wdl;
-        println!(
-            "{} vs {} ({}, {} games)",
-            names[0],
-            names[1],
-            control.tag(),
-            w.games()
-        );
-        println!(
-            "score     +{} ={} -{}  {:.1}%",
-            w.wins,
-            w.draws,
-            w.losses,
-            100.0 * w.score()
-        );
-        println!(
-            "elo       {:+.1} +/- {:.1} (95%)",
-            w.elo() + 0.0,
-            w.elo_error()
-        );
-        println!("los       {:.1}%", 100.0 * w.los());
-        if rules != Adjudication::default() {
-            println!("adjudged  {}", rules.describe());
-        }
-        println!("draws     {:.1}%", 100.0 * w.draw_ratio());
-        println!(
-            "pairs     {:?} (0, 0.5, 1, 1.5, 2 points for {})",
-            self.penta.0, names[0]
-        );
-        if let Some(s) = sprt {
-            let (lo, hi) = s.bounds();
-            let verdict = match s.verdict(&self.penta) {
-                Verdict::H0 => "H0 accepted",
-                Verdict::H1 => "H1 accepted",
-                Verdict::Continue => "undecided",
-            };
-            println!(
-                "sprt      {} elo0 {} elo1 {}: llr {:.2} ({:.2}, {:.2}) {verdict}",
-                match s.model {
-                    super::stats::EloModel::Normalized => "normalized",
-                    super::stats::EloModel::Logistic => "logistic",
-                },
-                s.elo0,
-                s.elo1,
-                s.llr(&self.penta),
-                lo,
-                hi
-            );
-        }
-        for (k, n) in &self.terminations {
-            println!("ended     {n} x {k}");
-        }
     }
 }

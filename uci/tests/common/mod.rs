@@ -18,6 +18,16 @@ pub struct Engine {
 
 pub const LONG: Duration = Duration::from_secs(30);
 
+/// The last iteration of a search with no depth, node or time limit
+/// (`max_depth` in engine/src/iterative.rs). Once it is reported, the
+/// search has nothing left to do but answer.
+pub const LAST_DEPTH: u32 = mach_engine::score::MAX_PLY as u32 - 4;
+
+/// How long a search that has done all its work is watched for a `bestmove`
+/// it must hold back. It would only have to return from a few calls, so this
+/// covers the scheduling of a loaded machine, not any searching.
+pub const HOLD: Duration = Duration::from_millis(500);
+
 impl Engine {
     pub fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mach"))
@@ -101,6 +111,47 @@ impl Engine {
             got.push(l);
         }
         got
+    }
+
+    /// Reads until a line satisfies `pred`; fails if a `bestmove` comes first.
+    pub fn expect_before_bestmove(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let (l, before) = self.expect(what, LONG, |l| l.starts_with("bestmove") || pred(l));
+        assert!(
+            !l.starts_with("bestmove"),
+            "{l} before {what}; got {before:#?}"
+        );
+        l
+    }
+
+    /// Asserts that a search without limits (`go infinite`, `go ponder`)
+    /// holds its move after it has finished: waits for its report of
+    /// [`LAST_DEPTH`], then fails on any `bestmove` within [`HOLD`]. Needs a
+    /// position the search gets through quickly, such as a mate in one.
+    pub fn expect_finished_and_held(&mut self) {
+        let last = LAST_DEPTH.to_string();
+        self.expect_before_bestmove(&format!("info depth {last}"), |l| {
+            l.starts_with("info depth") && field(l, "depth") == Some(last.as_str())
+        });
+        self.expect_none("bestmove from a finished search", HOLD, |l| {
+            l.starts_with("bestmove")
+        });
+    }
+
+    /// Asserts that no `bestmove` of earlier searches or commands is still on
+    /// its way, without a time window: a new `go depth 1` starts only after
+    /// every earlier search thread has answered and been joined (the
+    /// controller joins it before it starts the next), so anything they or
+    /// earlier commands printed comes before the new search's first `info`.
+    /// The position must have a legal move.
+    pub fn expect_no_stray_bestmove(&mut self) {
+        self.send("go depth 1");
+        let (l, before) = self.expect("bestmove", LONG, |l| l.starts_with("bestmove"));
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with("info depth") && field(l, "depth") == Some("1")),
+            "'{l}' came before the next search's first info: {before:#?}"
+        );
     }
 
     pub fn handshake(&mut self) {

@@ -1,0 +1,68 @@
+//! The summary printed when a match ends or is interrupted (finished games only).
+
+use super::adjudicate::Adjudication;
+use super::stats::{EloModel, Sprt, Verdict};
+use super::tally::Tally;
+use super::types::Control;
+
+/// Prints the summary: score, Elo with its interval, LOS, draws, pairs, SPRT, endings.
+pub fn print(
+    t: &Tally,
+    names: [&str; 2],
+    control: Control,
+    rules: Adjudication,
+    sprt: Option<Sprt>,
+) {
+    let w = t.wdl;
+    println!(
+        "{} vs {} ({}, {} games)",
+        names[0],
+        names[1],
+        control.tag(),
+        w.games()
+    );
+    println!(
+        "score     +{} ={} -{}  {:.1}%",
+        w.wins,
+        w.draws,
+        w.losses,
+        100.0 * w.score()
+    );
+    println!(
+        "elo       {:+.1} +/- {:.1} (95%)",
+        w.elo() + 0.0,
+        w.elo_error()
+    );
+    println!("los       {:.1}%", 100.0 * w.los());
+    if rules != Adjudication::default() {
+        println!("adjudged  {}", rules.describe());
+    }
+    println!("draws     {:.1}%", 100.0 * w.draw_ratio());
+    println!(
+        "pairs     {:?} (0, 0.5, 1, 1.5, 2 points for {})",
+        t.penta.0, names[0]
+    );
+    if let Some(s) = sprt {
+        let (lo, hi) = s.bounds();
+        let verdict = match s.verdict(&t.penta) {
+            Verdict::H0 => "H0 accepted",
+            Verdict::H1 => "H1 accepted",
+            Verdict::Continue => "undecided",
+        };
+        println!(
+            "sprt      {} elo0 {} elo1 {}: llr {:.2} ({:.2}, {:.2}) {verdict}",
+            match s.model {
+                EloModel::Normalized => "normalized",
+                EloModel::Logistic => "logistic",
+            },
+            s.elo0,
+            s.elo1,
+            s.llr(&t.penta),
+            lo,
+            hi
+        );
+    }
+    for (k, n) in &t.terminations {
+        println!("ended     {n} x {k}");
+    }
+}
