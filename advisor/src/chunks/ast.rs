@@ -83,8 +83,10 @@ pub enum Atom {
         a: PieceKind,
         b: PieceKind,
     },
+    /// `count WR = 1`, `count WR on file d >= 2` (on: only those squares).
     Count {
         piece: PieceKind,
+        on: Option<SquareSet>,
         cmp: Cmp,
         n: u32,
     },

@@ -39,6 +39,8 @@ pub enum CExpr {
     },
     Count {
         sel: Sel,
+        /// Only pieces on these squares (all squares when not given).
+        on: Bitboard,
         cmp: Cmp,
         n: u32,
     },
@@ -100,6 +102,8 @@ impl Orient {
 struct Ctx<'a> {
     origin: &'a str,
     orient: Orient,
+    /// The side that has the pattern (what `chunk NAME` refers to).
+    side: Color,
     args: &'a HashMap<String, u8>,
 }
 
@@ -208,8 +212,9 @@ impl Ctx<'_> {
                 a: o.sel(*a),
                 b: o.sel(*b),
             },
-            Atom::Count { piece, cmp, n } => CExpr::Count {
+            Atom::Count { piece, on, cmp, n } => CExpr::Count {
                 sel: o.sel(*piece),
+                on: on.as_ref().map_or(Bitboard::FULL, |set| self.set(set)),
                 cmp: *cmp,
                 n: *n,
             },
@@ -237,7 +242,7 @@ impl Ctx<'_> {
                     .enumerate()
                     .filter(|(_, i)| {
                         i.chunk == *name
-                            && i.key.1 == o.flip
+                            && i.side == self.side
                             && i.key.2 == mirror
                             && (want.is_empty() || i.key.0 == want)
                     })
@@ -347,6 +352,7 @@ pub fn instances(defs: &[ChunkDef]) -> Result<Vec<Instance>, ChunkError> {
                     let ctx = Ctx {
                         origin: &def.origin,
                         orient,
+                        side,
                         args: &args,
                     };
                     new.push(Instance {

@@ -145,9 +145,16 @@ fn eval(e: &CExpr, board: &Board, memo: &[Option<Bitboard>]) -> Option<Bitboard>
             }
             covered.any().then_some(covered)
         }
-        CExpr::Count { sel, cmp, n } => cmp
-            .holds(pieces(board, *sel).count() as u32, *n)
-            .then_some(Bitboard::EMPTY),
+        CExpr::Count { sel, on, cmp, n } => {
+            let mine = pieces(board, *sel) & *on;
+            // A count over squares covers the pieces it counted.
+            let covered = if *on == Bitboard::FULL {
+                Bitboard::EMPTY
+            } else {
+                mine
+            };
+            cmp.holds(mine.count() as u32, *n).then_some(covered)
+        }
         CExpr::Ref(ks) => {
             let mut any = None;
             for k in ks {

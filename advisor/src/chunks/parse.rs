@@ -377,6 +377,12 @@ impl Parser<'_> {
         if self.is_word("count") {
             self.next();
             let piece = self.piece()?;
+            let on = if self.is_word("on") {
+                self.next();
+                Some(self.square_set()?)
+            } else {
+                None
+            };
             let cmp = match self.peek() {
                 Tok::Sym("=") => Cmp::Eq,
                 Tok::Sym("!=") => Cmp::Ne,
@@ -393,6 +399,7 @@ impl Parser<'_> {
             }
             return Ok(Atom::Count {
                 piece,
+                on,
                 cmp,
                 n: n as u32,
             });

@@ -190,6 +190,11 @@ fn count_compares_the_number_of_pieces_and_a_star_means_any_piece() {
     assert!(holds("count W* = 1 & count B* = 0", rook_ending));
     assert!(holds("count WP >= 3 & count BP != 2", rook_ending));
     assert!(!holds("count WQ > 0", rook_ending));
+    // On squares: only the pieces standing there.
+    let doubled = "6k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1";
+    assert!(holds("count WR on file d >= 2", doubled));
+    assert!(!holds("count WR on file d >= 2", rook_ending));
+    assert!(holds("count WP on F2..H2 = 3", doubled));
 }
 
 #[test]
@@ -365,4 +370,24 @@ fn the_builtin_library_parses() {
     assert!(l.classes().len() >= 12, "{} classes", l.classes().len());
     // The start position is not every pattern at once.
     assert!(l.find(Chess::default().board()).len() < l.instances.len() / 4);
+}
+
+#[test]
+fn a_reference_means_the_chunk_for_the_side_the_using_chunk_is_about() {
+    let l = lib("chunk shelter wrt white.
+classification king.
+require
+WK on G1 + WP on F2+G2+H2.
+end shelter.
+chunk target wrt black.
+classification attack.
+require
+chunk shelter & WB on D3.
+end target.");
+    // Black is castled (shelter.b), White is not: the target (Black's king) is there.
+    let pos = "6k1/5ppp/8/8/8/3B4/PPP5/2K5 w - - 0 1";
+    assert_eq!(names(&l, pos), ["shelter.b", "target.b"]);
+    // White castled, Black not: no target.
+    let pos = "2k5/ppp5/8/8/8/3B4/5PPP/6K1 w - - 0 1";
+    assert_eq!(names(&l, pos), ["shelter.w"]);
 }
