@@ -332,6 +332,13 @@ mod tests {
                 Kind::Check { default } => Some(default.to_string()),
                 Kind::Button => None,
                 Kind::Path => Some("/some where/index".to_string()),
+                Kind::Combo { default, vars } => {
+                    // Every declared value must work, not only the default.
+                    for v in vars {
+                        assert!(check(o.name, Some(v)).is_ok(), "{} {v}", o.name);
+                    }
+                    Some(default.to_string())
+                }
             };
             assert!(check(o.name, value.as_deref()).is_ok(), "{}", o.name);
         }
