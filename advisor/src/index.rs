@@ -196,7 +196,10 @@ impl AdvisorIndex {
 
     fn open_checked(dir: &Path) -> Result<AdvisorIndex, Error> {
         let meta = Meta::read(dir)?;
-        crate::checksum::verify(dir)?;
+        // Small files are checked here, the big stores as they are loaded.
+        let sums = crate::checksum::Sums::read(dir)?;
+        sums.check_file(dir, "meta.txt")?;
+        sums.check_file(dir, CHUNKS_FILE)?;
         let index = Index::open_in_dir(dir.join("tantivy"))
             .map_err(|e| Error::Corrupt(format!("{}: {e}", dir.join("tantivy").display())))?;
         register_tokenizer(&index);
@@ -210,8 +213,8 @@ impl AdvisorIndex {
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(|e| Error::Corrupt(format!("cannot read the tantivy index: {e}")))?;
-        let games = Games::open(dir)?;
-        let keys = Keys::open(dir)?;
+        let games = Games::open(dir, &sums)?;
+        let keys = Keys::open(dir, &sums)?;
         let mut columns = Vec::new();
         for segment in reader.searcher().segment_readers() {
             let ff = segment.fast_fields();

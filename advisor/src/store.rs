@@ -175,9 +175,12 @@ impl Cursor<'_> {
 }
 
 impl Games {
-    pub fn open(dir: &Path) -> Result<Games, Error> {
+    /// Loads the game store, checking it against `sums` as it is read.
+    pub fn open(dir: &Path, sums: &crate::checksum::Sums) -> Result<Games, Error> {
         let data = std::fs::read(dir.join("games.bin"))?;
+        sums.check("games.bin", &data)?;
         let raw = std::fs::read(dir.join("games.idx"))?;
+        sums.check("games.idx", &raw)?;
         if raw.len() % 8 != 0 {
             return Err(Error::Corrupt("games.idx has a partial entry".into()));
         }
@@ -259,7 +262,7 @@ pub fn write_keys(dir: &Path, entries: &mut [KeyEntry]) -> Result<(), Error> {
 
 /// Reads `keys.bin` back (for `--append`).
 pub fn read_keys(dir: &Path) -> Result<Vec<KeyEntry>, Error> {
-    let keys = Keys::open(dir)?;
+    let keys = Keys::open(dir, &crate::checksum::Sums::read(dir)?)?;
     Ok((0..keys.len()).map(|i| keys.entry(i)).collect())
 }
 
@@ -269,9 +272,11 @@ pub struct Keys {
 }
 
 impl Keys {
-    pub fn open(dir: &Path) -> Result<Keys, Error> {
+    /// Loads the exact-position table, checking it against `sums`.
+    pub fn open(dir: &Path, sums: &crate::checksum::Sums) -> Result<Keys, Error> {
         let mut raw = Vec::new();
         File::open(dir.join("keys.bin"))?.read_to_end(&mut raw)?;
+        sums.check("keys.bin", &raw)?;
         if raw.len() % KEY_ENTRY_BYTES != 0 {
             return Err(Error::Corrupt("keys.bin has a partial entry".into()));
         }
@@ -349,7 +354,7 @@ mod tests {
         w.write(&g).unwrap();
         w.write(&g).unwrap();
         w.finish().unwrap();
-        let games = Games::open(&dir).unwrap();
+        let games = Games::open(&dir, &crate::checksum::Sums::unchecked()).unwrap();
         assert_eq!(games.len(), 2);
         let s = games.get(1).unwrap();
         assert_eq!(
@@ -379,7 +384,7 @@ mod tests {
             },
         ];
         write_keys(&dir, &mut entries).unwrap();
-        let keys = Keys::open(&dir).unwrap();
+        let keys = Keys::open(&dir, &crate::checksum::Sums::unchecked()).unwrap();
         assert_eq!(keys.find(5).len(), 2);
         assert_eq!(keys.find(3)[0].game, 1);
         assert!(keys.find(4).is_empty());
