@@ -332,6 +332,7 @@ mod tests {
                 Kind::Check { default } => Some(default.to_string()),
                 Kind::Button => None,
                 Kind::Path => Some("/some where/index".to_string()),
+                Kind::Combo { default, .. } => Some(default.to_string()),
             };
             assert!(check(o.name, value.as_deref()).is_ok(), "{}", o.name);
         }
