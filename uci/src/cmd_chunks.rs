@@ -1,15 +1,15 @@
-//! `mach chunks check|list|stats`: read a chunk library (docs/chunk-language.md)
-//! and measure it as MACH's Figure 4 does (chunks per position, pieces per
-//! chunk, the memory test).
+//! `mach chunks check|list|stats|mine`: read a chunk library
+//! (docs/chunk-language.md), measure it as MACH's Figure 4 does (chunks per
+//! position, pieces per chunk, the memory test), or mine one from games.
 
-use std::collections::BTreeMap;
+mod figures;
+mod mine;
+
 use std::path::PathBuf;
 
-use mach_advisor::chunks::{covered, Library};
-use mach_advisor::pgn::read_games;
-use shakmaty::Position;
+use mach_advisor::chunks::Library;
 
-use crate::paths;
+use figures::{Figures, Range};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -51,6 +51,10 @@ enum What {
         #[arg(long, default_value_t = 40)]
         to_move: usize,
     },
+    /// Mine a chunk library from games: the piece patterns that recur in the
+    /// king side, queen side, centre and the opponent's king side, each
+    /// written as a chunk wrt white; then the stats of that library.
+    Mine(mine::Args),
 }
 
 fn library(path: &Option<PathBuf>) -> Result<Library, String> {
@@ -73,11 +77,15 @@ pub fn run(args: &Args) -> Result<(), String> {
             to_move,
         } => stats(
             &library(chunks)?,
-            pgn,
-            *first_game,
-            *games,
-            (*from_move, *to_move),
+            &Range {
+                pgn: pgn.clone(),
+                first_game: *first_game,
+                games: *games,
+                from_move: *from_move,
+                to_move: *to_move,
+            },
         ),
+        What::Mine(a) => mine::run(a),
     }
 }
 
@@ -140,112 +148,22 @@ fn list(lib: &Library) -> Result<(), String> {
     Ok(())
 }
 
-/// MACH's Figure 4 figures over the positions of `games` games.
-fn stats(
-    lib: &Library,
-    pgn: &Option<PathBuf>,
-    first_game: usize,
-    games: usize,
-    (from_move, to_move): (usize, usize),
-) -> Result<(), String> {
-    let source = match pgn {
-        None => paths::default_database(),
-        Some(p) => paths::input(p)?,
-    };
-    let input = std::io::BufReader::new(source.open().map_err(|e| e.to_string())?);
-    let (mut positions, mut chunks, mut none, mut pieces_in_chunks, mut required_in_chunks) =
-        (0u64, 0u64, 0u64, 0u64, 0u64);
-    let (mut pieces_total, mut pieces_covered) = (0u64, 0u64);
-    let mut by_chunk: BTreeMap<String, u64> = BTreeMap::new();
-    let mut by_class: BTreeMap<String, u64> = BTreeMap::new();
-    let mut n = 0usize;
+/// MACH's Figure 4 figures over the positions of `range`.
+fn stats(lib: &Library, range: &Range) -> Result<(), String> {
+    let mut fig = Figures::default();
     let t = std::time::Instant::now();
-    read_games(input, |g| {
-        n += 1;
-        if n <= first_game || n > first_game + games {
-            return;
-        }
-        let Some(rec) = g.game else { return };
-        let mut pos = rec.start();
-        for (ply, m) in rec.moves.iter().enumerate() {
-            let mv = ply / 2 + 1;
-            if mv > to_move {
-                break;
-            }
-            if mv >= from_move {
-                let found = lib.find(pos.board());
-                positions += 1;
-                chunks += found.len() as u64;
-                if found.is_empty() {
-                    none += 1;
-                }
-                let mut classes: Vec<&str> = Vec::new();
-                for f in &found {
-                    pieces_in_chunks += f.covered.count() as u64;
-                    required_in_chunks += f.required.count() as u64;
-                    let inst = &lib.instances[f.instance];
-                    *by_chunk.entry(inst.chunk.clone()).or_default() += 1;
-                    classes.push(&inst.class);
-                }
-                classes.sort_unstable();
-                classes.dedup();
-                for c in classes {
-                    *by_class.entry(c.to_string()).or_default() += 1;
-                }
-                pieces_total += pos.board().occupied().count() as u64;
-                pieces_covered += covered(&found).count() as u64;
-            }
-            pos.play_unchecked(*m);
-        }
-    })
-    .map_err(|e| e.to_string())?;
-    if positions == 0 {
+    let read = figures::each_position(range, |b| fig.add(lib, b))?;
+    if fig.positions == 0 {
         return Err("no position in that range".into());
     }
-    let per = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
     println!(
-        "{} positions (moves {from_move}-{to_move} of games {}..{}) of {}, {} chunks, {} instances, {:.0} positions/s",
-        positions,
-        first_game + 1,
-        (first_game + games).min(n),
-        source.name(),
+        "{} positions ({}), {} chunks, {} instances, {:.0} positions/s",
+        fig.positions,
+        range.describe(&read),
         lib.defs.len(),
         lib.instances.len(),
-        positions as f64 / t.elapsed().as_secs_f64()
+        fig.positions as f64 / t.elapsed().as_secs_f64()
     );
-    println!(
-        "chunks per position       {:.1}   (MACH: 6.1)",
-        per(chunks, positions)
-    );
-    println!(
-        "pieces per chunk          {:.1}   (MACH: 6.7); required pieces only {:.1} (MACH: 3.4)",
-        per(pieces_in_chunks, chunks),
-        per(required_in_chunks, chunks)
-    );
-    println!(
-        "positions with no chunk   {:.1}%  (MACH: 35.6% of its game tree)",
-        100.0 * per(none, positions)
-    );
-    println!(
-        "memory test               {:.1}%  of the pieces covered by a chunk (MACH: 80%)",
-        100.0 * per(pieces_covered, pieces_total)
-    );
-    let mut top: Vec<(&String, &u64)> = by_chunk.iter().collect();
-    top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    println!("most frequent chunks (share of positions):");
-    for (name, k) in top.iter().take(15) {
-        println!("  {:<30} {:5.1}%", name, 100.0 * per(**k, positions));
-    }
-    let never: Vec<&str> = lib
-        .defs
-        .iter()
-        .filter(|d| !by_chunk.contains_key(&d.name))
-        .map(|d| d.name.as_str())
-        .collect();
-    println!("never found ({}): {}", never.len(), never.join(" "));
-    println!("classes (share of positions, per side):");
-    for (c, k) in &by_class {
-        println!("  {:<36} {:5.1}%", c, 100.0 * per(*k, positions));
-    }
+    fig.print(lib);
     Ok(())
 }

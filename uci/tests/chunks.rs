@@ -212,3 +212,58 @@ fn advisor_mode_is_a_combo_option_and_a_bad_value_is_an_info_string() {
     e.send("isready");
     e.expect("readyok", common::LONG, |l| l == "readyok");
 }
+
+#[test]
+fn chunks_mine_writes_a_library_that_checks_and_is_never_overwritten_without_force() {
+    let dir = temp("mine");
+    let out = dir.join("mined.chunk");
+    let o = out.to_str().unwrap();
+    let r = mach(&["chunks", "mine", "--games", "200", "--out", o]);
+    let t = text(&r);
+    assert!(r.status.success(), "{t}");
+    for line in [
+        "positions read",
+        "frequent itemsets",
+        "chunks written to",
+        "support: top",
+        "read back",
+        "chunks per position",
+        "pieces per chunk",
+        "memory test",
+    ] {
+        assert!(t.contains(line), "{line}: {t}");
+    }
+    let r = mach(&["chunks", "check", o]);
+    assert!(r.status.success(), "{}", text(&r));
+    assert!(
+        text(&r).contains("100 chunks, 200 instances"),
+        "{}",
+        text(&r)
+    );
+    let before = std::fs::read(&out).unwrap();
+    // A second run without --force is refused and leaves the file as it was.
+    let r = mach(&["chunks", "mine", "--games", "20", "--top", "5", "--out", o]);
+    assert!(!r.status.success());
+    assert!(text(&r).contains("exists: not overwritten"), "{}", text(&r));
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    // With --force it is replaced.
+    let r = mach(&[
+        "chunks", "mine", "--games", "20", "--top", "5", "--out", o, "--force",
+    ]);
+    assert!(r.status.success(), "{}", text(&r));
+    let after = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(after.matches("\nchunk mined_").count(), 5, "{after}");
+    // Bad options are an error before any work, and write nothing.
+    let none = dir.join("none.chunk");
+    let r = mach(&[
+        "chunks",
+        "mine",
+        "--support",
+        "0",
+        "--out",
+        none.to_str().unwrap(),
+    ]);
+    assert!(!r.status.success());
+    assert!(text(&r).contains("support must be"), "{}", text(&r));
+    assert!(!none.exists());
+}

@@ -4,12 +4,14 @@
 //!
 //! - [`lexer`], [`parse`]: text to [`ast::ChunkDef`]s, errors with file:line:col;
 //! - [`compile`]: definitions to instances (parameters, reflections, mirrors);
-//! - [`matcher`]: the chunks present in a position and the pieces they cover.
+//! - [`matcher`]: the chunks present in a position and the pieces they cover;
+//! - [`mine`]: chunks generated from games (frequent piece patterns).
 
 pub mod ast;
 pub mod compile;
 pub mod lexer;
 pub mod matcher;
+pub mod mine;
 pub mod parse;
 
 use std::path::Path;
