@@ -211,9 +211,12 @@ fn build_into(
             let rx = rx.clone();
             let writer = &writer;
             workers.push(s.spawn(move || {
-                encode_games(
-                    rx, writer, fields, chunks, skip_plies, progress, tmp, worker,
-                )
+                let how = Encoding {
+                    fields,
+                    chunks,
+                    skip_plies,
+                };
+                encode_games(rx, writer, &how, progress, tmp, worker)
             }));
         }
         drop(rx);
@@ -333,19 +336,26 @@ fn build_into(
     })
 }
 
+/// How positions become documents: the fields, the chunk library, and the
+/// opening plies that get no similarity document.
+struct Encoding<'a> {
+    fields: Fields,
+    chunks: &'a crate::chunks::Library,
+    skip_plies: usize,
+}
+
 /// Replays games, collecting exact keys and adding similarity documents.
 fn encode_games(
     rx: crossbeam_channel::Receiver<(u32, GameRecord)>,
     writer: &IndexWriter<TantivyDocument>,
-    f: Fields,
-    chunks: &crate::chunks::Library,
-    skip_plies: usize,
+    how: &Encoding,
     progress: &Progress,
     tmp_keys_dir: &Path,
     worker: usize,
 ) -> Result<(PathBuf, u64, u64), Error> {
     // Keys go to a file of this worker's (14 bytes each), not to memory:
     // the full database has 14M of them.
+    let (f, chunks, skip_plies) = (how.fields, how.chunks, how.skip_plies);
     let spill = tmp_keys_dir.join(format!("keys-{}.part", worker));
     let mut keys = std::io::BufWriter::new(File::create(&spill)?);
     let mut text = String::with_capacity(4096);

@@ -8,6 +8,7 @@ pub mod checksum;
 pub mod chunks;
 pub mod index;
 pub mod pgn;
+pub mod polyglot;
 pub mod publish;
 pub mod search;
 pub mod service;

@@ -54,6 +54,16 @@ impl AdvisorIndex {
     /// king on g1, cost much time and tell little). Document frequencies
     /// are cached: the vocabulary is small.
     pub fn query_terms(&self, pos: &Chess, max_df: f32) -> Result<Vec<Term>, Error> {
+        self.query_terms_with(pos, max_df, true)
+    }
+
+    /// [`Self::query_terms`], with or without the chunk and class terms.
+    pub fn query_terms_with(
+        &self,
+        pos: &Chess,
+        max_df: f32,
+        o_chunk_terms: bool,
+    ) -> Result<Vec<Term>, Error> {
         let searcher = self.reader.searcher();
         let limit = ((searcher.num_docs() as f32 * max_df) as u64).clamp(1, MAX_DF_DOCS);
         let mut cache = self.df_cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -61,7 +71,9 @@ impl AdvisorIndex {
         let mut out = Vec::new();
         let mut rarity = Vec::new();
         let mut all = terms::query_terms(pos);
-        all.extend(terms::chunks::terms(&self.chunks, pos));
+        if o_chunk_terms {
+            all.extend(terms::chunks::terms(&self.chunks, pos));
+        }
         for t in all {
             if !seen.insert(t.clone()) {
                 continue;
@@ -163,7 +175,7 @@ impl AdvisorIndex {
         } else {
             vec![vec![]]
         };
-        let terms = self.query_terms(pos, o.max_df)?;
+        let terms = self.query_terms_with(pos, o.max_df, o.chunk_terms)?;
         let mut hits = Vec::new();
         let mach = match o.mode {
             Mode::Bm25 => None,
@@ -295,7 +307,7 @@ impl AdvisorIndex {
         o: &QueryOptions,
         king_filter: Option<&Chess>,
     ) -> Result<Vec<Hit>, Error> {
-        let kings = king_filter.map(|p| crate::build::kings_code(p));
+        let kings = king_filter.map(crate::build::kings_code);
         let searcher = self.reader.searcher();
         let top: Vec<(f32, DocAddress)> =
             searcher.search(query, &TopDocs::with_limit(o.fetch.max(1)).order_by_score())?;
@@ -393,6 +405,8 @@ pub struct QueryOptions {
     pub mode: Mode,
     /// MACH's R: classes and chunks that may be missing (the paper: 1).
     pub mach_r: usize,
+    /// Chunk and class terms in the BM25 query.
+    pub chunk_terms: bool,
 }
 
 /// How similar positions are found (`AdvisorMode`, `mach advise --mode`).
@@ -451,6 +465,7 @@ impl Default for QueryOptions {
             years: None,
             mode: Mode::Bm25,
             mach_r: 1,
+            chunk_terms: true,
         }
     }
 }

@@ -55,6 +55,9 @@ pub struct Args {
     /// (MACH's class, chunk and king filters) or both (MACH's filters, BM25's ranking).
     #[arg(long, default_value = "bm25")]
     mode: mach_advisor::search::Mode,
+    /// Leave the chunk and class terms out of the BM25 query.
+    #[arg(long)]
+    no_chunk_terms: bool,
     /// MACH's R: classes and chunks a similar position may lack.
     #[arg(long, default_value_t = 1)]
     mach_r: usize,
@@ -100,6 +103,7 @@ fn query_options(a: &Args) -> Result<QueryOptions, String> {
         material_filter: !a.no_filter,
         mode: a.mode,
         mach_r: a.mach_r,
+        chunk_terms: !a.no_chunk_terms,
     };
     if a.plain {
         o.max_df = 1.0;

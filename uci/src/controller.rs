@@ -67,6 +67,9 @@ pub struct Controller {
     next_request: u64,
     own_book: bool,
     book: BookPlay,
+    /// The Polyglot book of `BookFile`, and a random state to pick by weight.
+    polyglot: Option<mach_advisor::polyglot::Book>,
+    rng: u64,
 }
 
 /// With `go depth`/`go nodes`, how long the search waits for advice, so
@@ -101,6 +104,11 @@ impl Controller {
             advisor_failed: false,
             next_request: 1,
             own_book: false,
+            polyglot: None,
+            rng: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
+                | 1,
             book: BookPlay {
                 rules: mach_advisor::book::BookRules::default(),
                 margin: 50,
@@ -295,6 +303,19 @@ impl Controller {
             Change::AdvisorTopK(k) => self.advisor_topk = k,
             Change::AdvisorMode(m) => self.advisor_mode = m,
             Change::OwnBook(on) => self.own_book = on,
+            Change::BookFile(None) => self.polyglot = None,
+            Change::BookFile(Some(path)) => {
+                self.polyglot = match mach_advisor::polyglot::Book::open(&path) {
+                    Ok(b) => {
+                        info_string(&format!("BookFile {}: {} entries", path.display(), b.len()));
+                        Some(b)
+                    }
+                    Err(e) => {
+                        info_string(&format!("BookFile: {e}; playing without it"));
+                        None
+                    }
+                }
+            }
             Change::BookMinGames(n) => self.book.rules.min_games = n,
             Change::BookMinScore(p) => self.book.rules.min_score = p as f32 / 100.0,
             Change::BookMargin(cp) => self.book.margin = cp,
@@ -362,20 +383,60 @@ impl Controller {
     /// The book, if this search may play from it: not when analysing
     /// (infinite, ponder, searchmoves, mate, MultiPV).
     fn book_for(&self, limits: &Limits) -> Option<BookPlay> {
-        let analysing = limits.infinite
+        (self.own_book && !self.analysing(limits)).then_some(self.book)
+    }
+
+    /// A move of the `BookFile` book for this search, picked by weight;
+    /// never when analysing.
+    fn polyglot_move(&mut self, limits: &Limits) -> Option<shakmaty::Move> {
+        if self.polyglot.is_none() || self.analysing(limits) {
+            return None;
+        }
+        // xorshift64: variety between games, no dependency for it.
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        let r = (self.rng >> 11) as f64 / (1u64 << 53) as f64;
+        let book = self.polyglot.as_ref()?;
+        let m = book.pick(&self.root, r)?;
+        let moves = book.moves(&self.root);
+        let total: u32 = moves.iter().map(|(_, w)| *w as u32).sum();
+        let list: Vec<String> = moves
+            .iter()
+            .map(|(m, w)| {
+                let share = 100.0 * *w as f64 / total as f64;
+                format!("{} {share:.0}%", board::uci(*m, self.chess960))
+            })
+            .collect();
+        info_string(&format!(
+            "BookFile: {} ({})",
+            board::uci(m, self.chess960),
+            list.join(", ")
+        ));
+        Some(m)
+    }
+
+    /// Analysis, where no book may answer: infinite, ponder, searchmoves,
+    /// mate, MultiPV.
+    fn analysing(&self, limits: &Limits) -> bool {
+        limits.infinite
             || limits.ponder
             || !limits.searchmoves.is_empty()
             || limits.mate.is_some()
-            || self.multipv > 1;
-        (self.own_book && !analysing).then_some(self.book)
+            || self.multipv > 1
     }
 
     fn go(&mut self, go: Box<Go>, control: Arc<SearchControl>) {
+        let limits = self.limits(&go);
+        if let Some(m) = self.polyglot_move(&limits) {
+            // Played from the Polyglot book: no search, one bestmove.
+            search_thread::bestmove(Some(m), None, self.chess960);
+            return;
+        }
         let engine = self
             .engine
             .take()
             .unwrap_or_else(|| Engine::new(self.hash_mb, self.threads));
-        let limits = self.limits(&go);
         let chess960 = self.chess960;
         let mut options = SearchOptions {
             multipv: self.multipv,

@@ -6,6 +6,7 @@
 mod advice_glue;
 mod cmd_advise;
 mod cmd_bench;
+mod cmd_book;
 mod cmd_chunks;
 mod cmd_epd;
 mod cmd_index;
@@ -53,6 +54,8 @@ enum Cmd {
     Match(matchrun::Args),
     /// Index grandmaster games for the advisor (default: the default database).
     Index(cmd_index::Args),
+    /// Write the grandmaster memory as a Polyglot opening book.
+    Book(cmd_book::Args),
     /// MACH's chunks: check a chunk library, list it, measure it on games.
     Chunks(cmd_chunks::Args),
 }
@@ -72,6 +75,7 @@ fn main() {
         Some(Cmd::Epd(args)) => cmd_epd::run(&args),
         Some(Cmd::Index(args)) => cmd_index::run(&args),
         Some(Cmd::Chunks(args)) => cmd_chunks::run(&args),
+        Some(Cmd::Book(args)) => cmd_book::run(&args),
         Some(Cmd::Advise(args)) => cmd_advise::run(&args),
         Some(Cmd::Match(args)) => matchrun::run(&args),
     };

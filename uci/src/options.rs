@@ -19,6 +19,8 @@ pub enum Kind {
     Button,
     /// A path; its default is worked out at run time.
     Path,
+    /// Free text, empty by default (`<empty>`).
+    Text,
     /// One of a few words.
     Combo {
         default: &'static str,
@@ -126,6 +128,11 @@ pub const OPTIONS: &[OptionDef] = &[
         name: "OwnBook",
         kind: Kind::Check { default: false },
     },
+    // Any Polyglot book (`mach book` writes one from the index); empty: none.
+    OptionDef {
+        name: "BookFile",
+        kind: Kind::Text,
+    },
     OptionDef {
         name: "BookMinGames",
         kind: Kind::Spin {
@@ -191,6 +198,7 @@ pub fn declarations() -> Vec<String> {
                 format!("option name {} type check default {default}", o.name)
             }
             Kind::Button => format!("option name {} type button", o.name),
+            Kind::Text => format!("option name {} type string default <empty>", o.name),
             Kind::Combo { default, vars } => format!(
                 "option name {} type combo default {default}{}",
                 o.name,
@@ -222,6 +230,8 @@ pub enum Change {
     AdvisorTopK(usize),
     AdvisorMode(mach_advisor::search::Mode),
     OwnBook(bool),
+    /// `None`: no Polyglot book.
+    BookFile(Option<std::path::PathBuf>),
     BookMinGames(u32),
     /// Percent.
     BookMinScore(u32),
@@ -303,6 +313,10 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
                 .map_err(|e| format!("option 'AdvisorMode': {e}"))?,
         ),
         (Kind::Check { .. }, "OwnBook") => Change::OwnBook(flag(value)?),
+        (Kind::Text, "BookFile") => Change::BookFile(match value {
+            None | Some("") | Some("<empty>") => None,
+            Some(v) => Some(std::path::PathBuf::from(v)),
+        }),
         (Kind::Spin { min, max, .. }, "BookMinGames") => {
             Change::BookMinGames(number(value, *min, *max, &mut note)? as u32)
         }
@@ -332,6 +346,7 @@ mod tests {
                 Kind::Check { default } => Some(default.to_string()),
                 Kind::Button => None,
                 Kind::Path => Some("/some where/index".to_string()),
+                Kind::Text => Some("<empty>".to_string()),
                 Kind::Combo { default, vars } => {
                     // Every declared value must work, not only the default.
                     for v in vars {

@@ -1,0 +1,328 @@
+//! Polyglot opening books, both ways: the grandmaster memory written as a
+//! standard `.bin` book (`mach book`), and any Polyglot book read back for
+//! play (the `BookFile` option).
+//!
+//! The format: 16-byte big-endian entries sorted by key: key (u64, Polyglot
+//! Zobrist: shakmaty's `Zobrist64` with en passant counted when a pawn
+//! stands beside the double-pushed one, `EnPassantMode::PseudoLegal`), move
+//! (u16: to 0-5, from 6-11, promotion 12-14 as n b r q = 1..4; castling as
+//! the king taking its own rook), weight (u16), learn (u32, 0 here).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
+
+use crate::index::AdvisorIndex;
+use crate::store::decode_move;
+use crate::Error;
+
+/// Size of one entry in bytes.
+pub const ENTRY_BYTES: usize = 16;
+
+/// The Polyglot key of a position.
+pub fn key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0
+}
+
+/// A move in Polyglot's 16-bit encoding.
+pub fn encode(m: Move) -> u16 {
+    let (from, to) = match m {
+        Move::Castle { king, rook } => (king, rook),
+        _ => (m.from().expect("not a drop"), m.to()),
+    };
+    let promo = match m.promotion() {
+        Some(Role::Knight) => 1,
+        Some(Role::Bishop) => 2,
+        Some(Role::Rook) => 3,
+        Some(Role::Queen) => 4,
+        _ => 0,
+    };
+    (promo << 12) | ((u32::from(from) as u16) << 6) | u32::from(to) as u16
+}
+
+/// The legal move of `pos` a Polyglot move code stands for, if any.
+pub fn decode(pos: &Chess, code: u16) -> Option<Move> {
+    // `encode` is one-to-one on the legal moves of a position.
+    pos.legal_moves().into_iter().find(|m| encode(*m) == code)
+}
+
+/// One book entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub key: u64,
+    pub mv: u16,
+    pub weight: u16,
+    pub learn: u32,
+}
+
+impl Entry {
+    fn to_bytes(self) -> [u8; ENTRY_BYTES] {
+        let mut b = [0u8; ENTRY_BYTES];
+        b[0..8].copy_from_slice(&self.key.to_be_bytes());
+        b[8..10].copy_from_slice(&self.mv.to_be_bytes());
+        b[10..12].copy_from_slice(&self.weight.to_be_bytes());
+        b[12..16].copy_from_slice(&self.learn.to_be_bytes());
+        b
+    }
+
+    fn from_bytes(b: &[u8]) -> Entry {
+        Entry {
+            key: u64::from_be_bytes(b[0..8].try_into().expect("8 bytes")),
+            mv: u16::from_be_bytes([b[8], b[9]]),
+            weight: u16::from_be_bytes([b[10], b[11]]),
+            learn: u32::from_be_bytes(b[12..16].try_into().expect("4 bytes")),
+        }
+    }
+}
+
+/// A Polyglot book in memory.
+pub struct Book {
+    entries: Vec<Entry>,
+}
+
+impl Book {
+    /// Reads and checks a book: whole entries, sorted by key.
+    pub fn open(path: &Path) -> Result<Book, Error> {
+        let raw =
+            std::fs::read(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
+        Book::from_bytes(&raw).map_err(|e| Error::Input(format!("{}: {e}", path.display())))
+    }
+
+    pub fn from_bytes(raw: &[u8]) -> Result<Book, String> {
+        if !raw.len().is_multiple_of(ENTRY_BYTES) {
+            return Err(format!(
+                "not a Polyglot book: {} bytes is not a whole number of 16-byte entries",
+                raw.len()
+            ));
+        }
+        let entries: Vec<Entry> = raw
+            .chunks_exact(ENTRY_BYTES)
+            .map(Entry::from_bytes)
+            .collect();
+        if entries.windows(2).any(|w| w[0].key > w[1].key) {
+            return Err("not a Polyglot book: entries are not sorted by key".into());
+        }
+        Ok(Book { entries })
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries for `pos` whose moves are legal there, heaviest first.
+    pub fn moves(&self, pos: &Chess) -> Vec<(Move, u16)> {
+        let k = key(pos);
+        let start = self.entries.partition_point(|e| e.key < k);
+        let mut out: Vec<(Move, u16)> = self.entries[start..]
+            .iter()
+            .take_while(|e| e.key == k)
+            .filter_map(|e| decode(pos, e.mv).map(|m| (m, e.weight)))
+            .collect();
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+        out
+    }
+
+    /// A move chosen with probability proportional to its weight (as
+    /// Polyglot plays), from `r` in [0, 1); `None` when the book is silent
+    /// or every weight is 0.
+    pub fn pick(&self, pos: &Chess, r: f64) -> Option<Move> {
+        let moves = self.moves(pos);
+        let total: u64 = moves.iter().map(|(_, w)| *w as u64).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut target = (r.clamp(0.0, 0.999_999) * total as f64) as u64;
+        for (m, w) in moves {
+            if target < w as u64 {
+                return Some(m);
+            }
+            target -= w as u64;
+        }
+        None
+    }
+}
+
+/// Per position and move: games and points for the side that played it.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    games: u32,
+    /// Polyglot make-book's points: a win 2, a draw 1.
+    points: u32,
+}
+
+/// What `write_book` wrote.
+#[derive(Debug, Default)]
+pub struct BookSummary {
+    pub positions: usize,
+    pub entries: usize,
+    pub games: u64,
+}
+
+/// Writes the memory of `index` as a Polyglot book: every position of the
+/// first `max_plies` plies of every game, every move played there at least
+/// `min_games` times; its weight is Polyglot make-book's score for the side
+/// that played it (2 per win, 1 per draw), divided down per position so the
+/// largest fits 16 bits. A move that only lost keeps weight 0 (never
+/// chosen, still listed).
+pub fn write_book(
+    index: &AdvisorIndex,
+    out: &Path,
+    max_plies: usize,
+    min_games: u32,
+) -> Result<BookSummary, Error> {
+    let mut tally: HashMap<(u64, u16), Tally> = HashMap::new();
+    let mut summary = BookSummary::default();
+    for id in 0..index.games.len() as u32 {
+        let Some(g) = index.games.get(id) else {
+            continue;
+        };
+        let mut pos = g.start();
+        summary.games += 1;
+        for &code in g.moves.iter().take(max_plies) {
+            let Some(m) = decode_move(&pos, code) else {
+                break;
+            };
+            let t = tally.entry((key(&pos), encode(m))).or_default();
+            t.games += 1;
+            t.points += match g.result.score_for(pos.turn()) {
+                Some(s) if s >= 1.0 => 2,
+                Some(s) if s > 0.0 => 1,
+                _ => 0,
+            };
+            pos.play_unchecked(m);
+        }
+    }
+    let mut by_key: HashMap<u64, Vec<(u16, Tally)>> = HashMap::new();
+    for ((k, mv), t) in tally {
+        if t.games >= min_games {
+            by_key.entry(k).or_default().push((mv, t));
+        }
+    }
+    let mut entries = Vec::new();
+    for (k, moves) in by_key {
+        let max = moves.iter().map(|(_, t)| t.points).max().unwrap_or(0);
+        let scale = max.div_ceil(u16::MAX as u32).max(1);
+        for (mv, t) in moves {
+            entries.push(Entry {
+                key: k,
+                mv,
+                weight: (t.points / scale) as u16,
+                learn: 0,
+            });
+        }
+        summary.positions += 1;
+    }
+    // Polyglot readers binary-search by key; heaviest move first within a key.
+    entries.sort_by(|a, b| {
+        a.key
+            .cmp(&b.key)
+            .then(b.weight.cmp(&a.weight))
+            .then(a.mv.cmp(&b.mv))
+    });
+    summary.entries = entries.len();
+    let mut f = std::io::BufWriter::new(std::fs::File::create(out)?);
+    for e in &entries {
+        f.write_all(&e.to_bytes())?;
+    }
+    f.flush()?;
+    Ok(summary)
+}
+
+/// The king's castling move as Polyglot writes it, e.g. e1h1 (for tests).
+pub fn castling_code(color: Color, side: CastlingSide) -> u16 {
+    let rank = if color == Color::White { 0 } else { 7 };
+    let from = rank * 8 + 4;
+    let to = rank * 8 + if side == CastlingSide::KingSide { 7 } else { 0 };
+    ((from as u16) << 6) | to as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Square};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn keys_are_the_polyglot_keys_of_the_specification() {
+        // The examples of the Polyglot book format's documentation.
+        assert_eq!(key(&Chess::default()), 0x463b96181691fc9c);
+        let e4 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert_eq!(key(&e4), 0x823c9b50fd114196);
+        let e4d5 = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
+        assert_eq!(key(&e4d5), 0x0756b94461c50fb0);
+        // A pawn beside the double-pushed one: the en passant file counts.
+        let ep = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        assert_eq!(key(&ep), 0x22a48b5a8e47ff78);
+    }
+
+    #[test]
+    fn moves_encode_as_polyglot_writes_them_castling_as_king_takes_rook() {
+        let p = pos("r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1");
+        let short = p
+            .legal_moves()
+            .into_iter()
+            .find(|m| matches!(m, Move::Castle { rook, .. } if *rook == Square::H1))
+            .unwrap();
+        assert_eq!(
+            encode(short),
+            castling_code(Color::White, CastlingSide::KingSide)
+        );
+        assert_eq!(decode(&p, encode(short)), Some(short));
+        let promo = pos("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1");
+        let q = promo
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.promotion() == Some(Role::Queen))
+            .unwrap();
+        assert_eq!(encode(q) >> 12, 4);
+        assert_eq!(decode(&promo, encode(q)), Some(q));
+    }
+
+    #[test]
+    fn a_book_reads_back_and_picks_by_weight() {
+        let start = Chess::default();
+        let m = |uci: &str| {
+            start
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci)
+                .unwrap()
+        };
+        let mut raw = Vec::new();
+        for (mv, w) in [("e2e4", 3u16), ("d2d4", 1)] {
+            raw.extend(
+                Entry {
+                    key: key(&start),
+                    mv: encode(m(mv)),
+                    weight: w,
+                    learn: 0,
+                }
+                .to_bytes(),
+            );
+        }
+        let book = Book::from_bytes(&raw).unwrap();
+        assert_eq!(book.moves(&start), vec![(m("e2e4"), 3), (m("d2d4"), 1)]);
+        assert_eq!(book.pick(&start, 0.0), Some(m("e2e4")));
+        assert_eq!(book.pick(&start, 0.74), Some(m("e2e4")));
+        assert_eq!(book.pick(&start, 0.76), Some(m("d2d4")));
+        assert!(book.moves(&pos("8/8/8/8/8/8/6k1/4K3 w - - 0 1")).is_empty());
+        assert!(Book::from_bytes(&raw[..20]).is_err());
+        let mut unsorted = raw.clone();
+        unsorted[0] = 0xff;
+        assert!(Book::from_bytes(&unsorted).is_err());
+    }
+}
