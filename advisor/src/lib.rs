@@ -15,6 +15,7 @@ pub mod service;
 pub mod source;
 pub mod store;
 pub mod terms;
+pub mod tree;
 
 use std::path::PathBuf;
 

@@ -16,6 +16,7 @@ use crate::advice::Advice;
 use crate::book::BookMove;
 use crate::index::AdvisorIndex;
 use crate::search::QueryOptions;
+use crate::tree::{TreeRules, TreeTable};
 use crate::Error;
 
 pub struct Request {
@@ -56,6 +57,15 @@ impl AdvisorService {
     /// Opens the index at `dir` (errors are reported here, synchronously)
     /// and starts the advisor thread.
     pub fn start(dir: &Path) -> Result<AdvisorService, Error> {
+        Self::start_with_tree(dir, None)
+    }
+
+    /// As [`Self::start`]; with `tree`, the advisor thread first fills it
+    /// with the index's [`TreeTable`] (the search reads it as it appears).
+    pub fn start_with_tree(
+        dir: &Path,
+        tree: Option<std::sync::Arc<std::sync::OnceLock<TreeTable>>>,
+    ) -> Result<AdvisorService, Error> {
         let index = AdvisorIndex::open(dir)?;
         let documents = index.documents();
         let games = index.meta.games;
@@ -63,7 +73,15 @@ impl AdvisorService {
         let (resp_tx, resp_rx) = crossbeam_channel::unbounded::<Response>();
         let thread = std::thread::Builder::new()
             .name("advisor".into())
-            .spawn(move || serve(index, req_rx, resp_tx))?;
+            .spawn(move || {
+                if let Some(slot) = tree {
+                    let t = std::time::Instant::now();
+                    let table = TreeTable::build(&index, TreeRules::default());
+                    log::info!("tree table: {} positions in {:?}", table.len(), t.elapsed());
+                    let _ = slot.set(table);
+                }
+                serve(index, req_rx, resp_tx)
+            })?;
         Ok(AdvisorService {
             requests: Some(req_tx),
             responses: resp_rx,

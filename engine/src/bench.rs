@@ -208,5 +208,50 @@ mod tests {
         assert_eq!(crate::board::uci(r.best.unwrap(), false), "a1a8");
     }
 
+    /// Tree advice for one position, by key.
+    struct OneTree(u64, Vec<crate::moves::MoveCode>);
+
+    impl crate::advice::TreeAdvice for OneTree {
+        fn moves(&self, key: u64) -> &[crate::moves::MoveCode] {
+            if key == self.0 {
+                &self.1
+            } else {
+                &[]
+            }
+        }
+    }
+
+    #[test]
+    fn tree_advice_changes_the_search_below_the_root_and_the_answer_stays_legal() {
+        let root = Chess::default();
+        let run = |tree: Option<std::sync::Arc<dyn crate::advice::TreeAdvice>>| {
+            let mut engine = Engine::new(8, 1);
+            let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
+            let options = SearchOptions {
+                tree,
+                ..SearchOptions::default()
+            };
+            engine.search(&root, &[], &Limits::depth(7), &options, &control, &Silent)
+        };
+        let plain = run(None);
+        // On the principal variation, advise a reply the search does not choose.
+        let mut after = root.clone();
+        after.play_unchecked(plain.pv[0]);
+        let odd = after
+            .legal_moves()
+            .into_iter()
+            .find(|m| Some(m) != plain.pv.get(1) && !m.is_capture())
+            .unwrap();
+        let advised = run(Some(std::sync::Arc::new(OneTree(
+            crate::board::hash(&after),
+            vec![crate::moves::encode(odd)],
+        ))));
+        assert_ne!(plain.nodes, advised.nodes, "the advice reached the tree");
+        assert!(root.is_legal(advised.best.unwrap()));
+        // A table that knows nothing searches exactly as none.
+        let empty = run(Some(std::sync::Arc::new(OneTree(0, Vec::new()))));
+        assert_eq!(plain.nodes, empty.nodes);
+    }
+
     use shakmaty::Chess;
 }

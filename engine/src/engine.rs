@@ -29,6 +29,8 @@ pub struct SearchOptions {
     pub root_bonus: Vec<(Move, i32)>,
     /// Advice that may arrive during the search.
     pub advice: Option<Arc<dyn RootAdvice>>,
+    /// Moves known in positions inside the tree.
+    pub tree: Option<Arc<dyn crate::advice::TreeAdvice>>,
 }
 
 impl Default for SearchOptions {
@@ -38,6 +40,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             root_bonus: Vec::new(),
             advice: None,
+            tree: None,
         }
     }
 }
@@ -124,6 +127,7 @@ impl Engine {
             helpers_stop: AtomicBool::new(false),
             root_bonus: RwLock::new(options.root_bonus.clone()),
             advice: options.advice.clone(),
+            tree: options.tree.clone(),
         });
 
         let mut main = Searcher::new(&shared, 0, &mut self.history, root, game_keys);

@@ -10,6 +10,8 @@ use crate::moves::{encode, MoveCode};
 use crate::see::{see_ge, value};
 
 const TT_MOVE: i32 = 4_000_000;
+/// A move the tree advice knows (after the TT move, before captures).
+const ADVISED: i32 = 3_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_002;
 const KILLER_2: i32 = 1_000_001;
@@ -110,6 +112,15 @@ impl MovePicker {
         MovePicker {
             moves: buf,
             next: 0,
+        }
+    }
+
+    /// Moves the tree advice knows go right after the TT move.
+    pub fn favour(&mut self, codes: &[MoveCode]) {
+        for (m, s) in &mut self.moves {
+            if *s < ADVISED && codes.contains(&encode(*m)) {
+                *s = ADVISED;
+            }
         }
     }
 

@@ -66,3 +66,8 @@ pub const STABLE_ITERATIONS: u32 = 4;
 pub const STABLE_TIME_SCALE: f64 = 0.6;
 /// Soft time scale right after the best move changed.
 pub const UNSTABLE_TIME_SCALE: f64 = 1.6;
+
+/// Tree advice (grandmaster moves inside the search tree) is looked up at
+/// plies up to this one: deeper, the grandmasters' games rarely reach the
+/// position, and every lookup costs a hash probe.
+pub const TREE_ADVICE_MAX_PLY: usize = 8;

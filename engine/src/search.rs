@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move, Position, Role};
 
 use crate::board;
 use crate::eval::evaluate;
-use crate::moves::{encode, NO_MOVE};
+use crate::moves::{encode, MoveCode, NO_MOVE};
 use crate::ordering::{is_tactical, MovePicker};
 use crate::params::*;
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
@@ -164,6 +164,15 @@ impl Searcher<'_> {
         };
         let buf = std::mem::take(&mut self.move_bufs[ply]);
         let mut picker = MovePicker::new(buf, pos, &moves, tt_move, self.hist, ply, prev);
+        // Moves the grandmasters played here: first, never reduced or pruned.
+        let shared = self.shared;
+        let advised: &[MoveCode] = match &shared.tree {
+            Some(t) if ply <= TREE_ADVICE_MAX_PLY => t.moves(key),
+            _ => &[],
+        };
+        if !advised.is_empty() {
+            picker.favour(advised);
+        }
         let killers = self.hist.killers[ply];
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -177,10 +186,11 @@ impl Searcher<'_> {
             let under_promotion = m.promotion().is_some_and(|r| r != Role::Queen);
 
             let gives_check = board::gives_check(pos, m);
+            let is_advised = !advised.is_empty() && advised.contains(&encode(m));
 
             // Shallow pruning, never before a move has kept us out of a mate
             // score, never of checks.
-            if best_score > -MATE_BOUND && !in_check && !gives_check {
+            if best_score > -MATE_BOUND && !in_check && !gives_check && !is_advised {
                 if quiet {
                     if depth <= LMP_MAX_DEPTH && move_count as i32 >= lmp_limit {
                         continue;
@@ -217,6 +227,7 @@ impl Searcher<'_> {
                 // Late move reduction for quiet and losing moves late in the list.
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH
+                    && !is_advised
                     && move_count > 1 + pv_node as usize
                     && (quiet || MovePicker::is_bad_capture_score(order))
                 {

@@ -31,6 +31,8 @@ pub(crate) struct Shared {
     pub root_bonus: RwLock<Vec<(Move, i32)>>,
     /// Polled by the main thread for advice that arrives during the search.
     pub advice: Option<Arc<dyn crate::advice::RootAdvice>>,
+    /// Moves known inside the tree (read at plies up to `TREE_ADVICE_MAX_PLY`).
+    pub tree: Option<Arc<dyn crate::advice::TreeAdvice>>,
 }
 
 impl Shared {

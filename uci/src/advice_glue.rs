@@ -2,7 +2,7 @@
 //! being searched, answers turned into root bonuses, the `info string
 //! advisor` line, and the engine's `RootAdvice` hook.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossbeam_channel::Receiver;
@@ -260,5 +260,15 @@ mod tests {
         );
         assert!(p.poll().is_none(), "delivered once");
         assert!(wait_advice(&rx, 9, Duration::from_millis(10)).is_none());
+    }
+}
+
+/// The advisor's tree table as the engine's [`TreeAdvice`]: empty until the
+/// advisor thread has built it, then a hash lookup.
+pub struct TreeSlot(pub Arc<std::sync::OnceLock<mach_advisor::tree::TreeTable>>);
+
+impl mach_engine::advice::TreeAdvice for TreeSlot {
+    fn moves(&self, key: u64) -> &[u16] {
+        self.0.get().map_or(&[], |t| t.moves(key))
     }
 }

@@ -60,6 +60,9 @@ pub struct Controller {
     advice_weights: advice_glue::Weights,
     advisor_topk: usize,
     advisor_mode: mach_advisor::search::Mode,
+    /// `AdvisorTree`, and the table the advisor thread fills for the search.
+    advisor_tree: bool,
+    tree: Option<Arc<crate::advice_glue::TreeSlot>>,
     advisor: Option<AdvisorService>,
     /// Opening the index at `advisor_index` failed; not retried until an
     /// advisor option changes.
@@ -100,6 +103,8 @@ impl Controller {
             },
             advisor_topk: 30,
             advisor_mode: Default::default(),
+            advisor_tree: false,
+            tree: None,
             advisor: None,
             advisor_failed: false,
             next_request: 1,
@@ -124,8 +129,12 @@ impl Controller {
         if !self.advisor_on || self.advisor.is_some() || self.advisor_failed {
             return;
         }
-        match AdvisorService::start(&self.advisor_index) {
+        let slot = self
+            .advisor_tree
+            .then(|| Arc::new(std::sync::OnceLock::new()));
+        match AdvisorService::start_with_tree(&self.advisor_index, slot.clone()) {
             Ok(s) => {
+                self.tree = slot.map(|s| Arc::new(crate::advice_glue::TreeSlot(s)));
                 info_string(&format!(
                     "advisor: {} games, {} positions from {}",
                     s.games,
@@ -291,17 +300,28 @@ impl Controller {
                 self.advisor_failed = false;
                 if !on {
                     self.advisor = None;
+                    self.tree = None;
                 }
             }
             Change::AdvisorIndex(path) => {
                 self.advisor_index = path;
                 self.advisor = None;
+                self.tree = None;
                 self.advisor_failed = false;
             }
             Change::AdviceWeight(w) => self.advice_weights.exact = w,
             Change::AdviceSimilarWeight(w) => self.advice_weights.similar = w,
             Change::AdvisorTopK(k) => self.advisor_topk = k,
             Change::AdvisorMode(m) => self.advisor_mode = m,
+            Change::AdvisorTree(on) => {
+                if on != self.advisor_tree {
+                    // Restarted with or without the table at the next `go`.
+                    self.advisor_tree = on;
+                    self.advisor = None;
+                    self.tree = None;
+                    self.advisor_failed = false;
+                }
+            }
             Change::OwnBook(on) => self.own_book = on,
             Change::BookFile(None) => self.polyglot = None,
             Change::BookFile(Some(path)) => {
@@ -496,6 +516,9 @@ impl Controller {
                     }));
                 }
                 prefetch = Some((svc.sender(), query.clone()));
+                if let Some(t) = &self.tree {
+                    options.tree = Some(t.clone() as Arc<dyn mach_engine::advice::TreeAdvice>);
+                }
             }
         }
         let job = Job {

@@ -114,6 +114,12 @@ pub const OPTIONS: &[OptionDef] = &[
             vars: &["bm25", "mach", "both"],
         },
     },
+    // Grandmaster moves inside the search tree (advisor/src/tree.rs): tried
+    // first, never reduced or pruned. Off until it passes an SPRT.
+    OptionDef {
+        name: "AdvisorTree",
+        kind: Kind::Check { default: false },
+    },
     OptionDef {
         name: "AdvisorTopK",
         kind: Kind::Spin {
@@ -229,6 +235,7 @@ pub enum Change {
     AdviceSimilarWeight(i32),
     AdvisorTopK(usize),
     AdvisorMode(mach_advisor::search::Mode),
+    AdvisorTree(bool),
     OwnBook(bool),
     /// `None`: no Polyglot book.
     BookFile(Option<std::path::PathBuf>),
@@ -312,6 +319,7 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
                 .parse()
                 .map_err(|e| format!("option 'AdvisorMode': {e}"))?,
         ),
+        (Kind::Check { .. }, "AdvisorTree") => Change::AdvisorTree(flag(value)?),
         (Kind::Check { .. }, "OwnBook") => Change::OwnBook(flag(value)?),
         (Kind::Text, "BookFile") => Change::BookFile(match value {
             None | Some("") | Some("<empty>") => None,

@@ -411,3 +411,34 @@ fn a_damaged_index_is_an_info_string_and_a_legal_move_never_silence() {
         );
     }
 }
+
+#[test]
+fn advisor_tree_shapes_the_search_and_plays_legal_moves() {
+    let index = index_of(
+        "tree",
+        &games(
+            5,
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7",
+            "1/2-1/2",
+        ),
+    );
+    let nodes = |tree: bool| {
+        let mut e = book_engine(
+            &index,
+            &[&format!("setoption name AdvisorTree value {tree}")],
+        );
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go depth 8");
+        let (best, before) = e.bestmove(LONG);
+        assert!(best.len() >= 4, "{best}");
+        let l = before
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone();
+        field(&l, "nodes").unwrap().to_string()
+    };
+    // The grandmasters' moves below the root change the tree searched.
+    assert_ne!(nodes(true), nodes(false));
+}
