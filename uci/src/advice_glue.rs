@@ -171,6 +171,16 @@ impl RootAdvice for Poller {
     }
 }
 
+/// The advisor's tree table as the engine's [`TreeAdvice`]: empty until the
+/// advisor thread has built it, then a hash lookup.
+pub struct TreeSlot(pub Arc<std::sync::OnceLock<mach_advisor::tree::TreeTable>>);
+
+impl mach_engine::advice::TreeAdvice for TreeSlot {
+    fn moves(&self, key: u64) -> &[u16] {
+        self.0.get().map_or(&[], |t| t.moves(key))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,15 +270,5 @@ mod tests {
         );
         assert!(p.poll().is_none(), "delivered once");
         assert!(wait_advice(&rx, 9, Duration::from_millis(10)).is_none());
-    }
-}
-
-/// The advisor's tree table as the engine's [`TreeAdvice`]: empty until the
-/// advisor thread has built it, then a hash lookup.
-pub struct TreeSlot(pub Arc<std::sync::OnceLock<mach_advisor::tree::TreeTable>>);
-
-impl mach_engine::advice::TreeAdvice for TreeSlot {
-    fn moves(&self, key: u64) -> &[u16] {
-        self.0.get().map_or(&[], |t| t.moves(key))
     }
 }

@@ -77,26 +77,11 @@ fn chunk_stats_give_machs_figure_four_measures() {
     }
 }
 
-const LIBRARY: &str = "chunk qgdcenter wrt white.
-classification queens_pawn_opening.
-require
-(WP on D4) & (BP on D5).
-require
-(WP on C4) & (BP on E6/C6).
-require
-(WP on E2/E3).
-WN on C3.
-BN on F6.
-WN on F3.
-advice
-PutRooks(white,C1,D1), Outpost(white,E5), Outpost(black,E4).
-end qgdcenter.
-chunk sicilian_d6 wrt black.
-classification sicilian.
-require
-BP on D6 + no BP on C2..C7.
-end sicilian_d6.
-";
+/// MACH's Figure 1 and a Sicilian chunk.
+fn library() -> String {
+    let qgd = include_str!("../../books/fixtures/qgdcenter.chunk");
+    format!("{qgd}chunk sicilian_d6 wrt black.\nclassification sicilian.\nrequire\nBP on D6 + no BP on C2..C7.\nend sicilian_d6.\n")
+}
 
 fn games(n: usize, moves: &str) -> String {
     (0..n)
@@ -112,7 +97,7 @@ fn games(n: usize, moves: &str) -> String {
 fn mach_mode_finds_only_positions_sharing_the_chunks_and_says_which() {
     let dir = temp("mode");
     let lib = dir.join("lib.chunk");
-    std::fs::write(&lib, LIBRARY).unwrap();
+    std::fs::write(&lib, library()).unwrap();
     let pgn = dir.join("g.pgn");
     let mut all = games(
         3,

@@ -4,21 +4,8 @@ use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 
 use super::*;
 
-const QGD: &str = "chunk qgdcenter wrt white.
-classification queens_pawn_opening.
-require
-(WP on D4) & (BP on D5).
-require
-(WP on C4) & (BP on E6/C6).
-require
-(WP on E2/E3).
-WN on C3.
-BN on F6.
-WN on F3.
-advice
-PutRooks(white,C1,D1), Outpost(white,E5), Outpost(black,E4).
-end qgdcenter.
-";
+/// MACH's Figure 1, as printed (books/fixtures/qgdcenter.chunk).
+const QGD: &str = include_str!("../../../books/fixtures/qgdcenter.chunk");
 
 fn board(fen: &str) -> shakmaty::Board {
     let pos: Chess = fen
