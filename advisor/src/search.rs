@@ -246,56 +246,69 @@ impl AdvisorIndex {
     }
 
     /// MACH's first two filters for `pos` (George & Schaeffer, section 4):
-    /// of the M classes here, at least M - R; of the L chunks, at least
-    /// L - R (at least one of each); chunk clauses boosted by importance so
-    /// they also rank. `None` when the position has no chunk.
+    /// of the L chunks here, at least L - R (at least one), chunk clauses
+    /// boosted by importance so they also rank. MACH's filter 1 (of the M
+    /// classes, at least M - R) follows from filter 2: a position that lacks
+    /// at most R of the chunks lacks at most R of their classes; MACH ran it
+    /// first only because its class files were small, while here the class
+    /// terms are the longest posting lists. What drives the search instead
+    /// is the pigeonhole: a position with L - R of the chunks has one of any
+    /// R + 1 of them, so it must have one of the R + 1 rarest (short lists,
+    /// which tantivy intersects by skipping). `None` when there is no chunk.
     pub fn mach_filters(&self, pos: &Chess, r: usize) -> Option<Vec<(Occur, Box<dyn Query>)>> {
         let found = self.chunks.find(pos.board());
         if found.is_empty() {
             return None;
         }
-        let term = |t: String| Term::from_field_text(self.fields.terms, &t);
-        let mut classes: Vec<String> = found
-            .iter()
-            .map(|f| {
-                format!(
-                    "{}{}",
-                    terms::chunks::CLASS,
-                    self.chunks.instances[f.instance].class
-                )
-            })
-            .collect();
-        classes.sort_unstable();
-        classes.dedup();
-        let class_queries: Vec<Box<dyn Query>> = classes
-            .into_iter()
-            .map(|c| Box::new(TermQuery::new(term(c), IndexRecordOption::Basic)) as Box<dyn Query>)
-            .collect();
-        let chunk_queries: Vec<Box<dyn Query>> = found
+        let term = |t: &str| Term::from_field_text(self.fields.terms, t);
+        let names: Vec<(String, f32)> = found
             .iter()
             .map(|f| {
                 let inst = &self.chunks.instances[f.instance];
-                let q = TermQuery::new(
-                    term(format!("{}{}", terms::chunks::CHUNK, inst.name)),
-                    IndexRecordOption::WithFreqs,
-                );
-                Box::new(BoostQuery::new(Box::new(q), inst.importance)) as Box<dyn Query>
+                (
+                    format!("{}{}", terms::chunks::CHUNK, inst.name),
+                    inst.importance,
+                )
             })
             .collect();
-        let m = class_queries.len();
+        let chunk_queries: Vec<Box<dyn Query>> = names
+            .iter()
+            .map(|(name, importance)| {
+                let q = TermQuery::new(term(name), IndexRecordOption::WithFreqs);
+                Box::new(BoostQuery::new(Box::new(q), *importance)) as Box<dyn Query>
+            })
+            .collect();
         let l = chunk_queries.len();
-        let filter1 = BooleanQuery::union_with_minimum_required_clauses(
-            class_queries,
-            m.saturating_sub(r).max(1),
-        );
         let filter2 = BooleanQuery::union_with_minimum_required_clauses(
             chunk_queries,
             l.saturating_sub(r).max(1),
         );
-        Some(vec![
-            (Occur::Must, Box::new(filter1) as Box<dyn Query>),
-            (Occur::Must, Box::new(filter2) as Box<dyn Query>),
-        ])
+        let mut clauses = vec![(Occur::Must, Box::new(filter2) as Box<dyn Query>)];
+        if l > r + 1 {
+            let searcher = self.reader.searcher();
+            let mut cache = self.df_cache.lock().unwrap_or_else(|e| e.into_inner());
+            let mut by_df: Vec<(u64, &str)> = names
+                .iter()
+                .map(|(name, _)| {
+                    let df = *cache
+                        .entry(name.clone())
+                        .or_insert_with(|| searcher.doc_freq(&term(name)).unwrap_or(u64::MAX));
+                    (df, name.as_str())
+                })
+                .collect();
+            by_df.sort_unstable();
+            let rarest: Vec<Box<dyn Query>> = by_df[..r + 1]
+                .iter()
+                .map(|(_, name)| {
+                    Box::new(TermQuery::new(term(name), IndexRecordOption::Basic)) as Box<dyn Query>
+                })
+                .collect();
+            // Scores nothing: the ranking stays filter 2's.
+            let driver =
+                tantivy::query::ConstScoreQuery::new(Box::new(BooleanQuery::union(rarest)), 0.0);
+            clauses.push((Occur::Must, Box::new(driver) as Box<dyn Query>));
+        }
+        Some(clauses)
     }
 
     /// BM25 hits, best per game, in score order; with `king_filter`,

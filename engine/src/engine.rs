@@ -149,9 +149,12 @@ impl Engine {
         }
 
         self.pool.start(&shared, root, &Arc::from(game_keys));
+        // The helpers stop when this search ends, even by a panic (or they
+        // would search on under `go infinite` and the pool could not be joined).
+        let stop_helpers = StopOnDrop(&shared.helpers_stop);
         let outcome = main.iterate(reporter, options.multipv);
         // The helpers stop at their next check; the answer does not wait.
-        shared.helpers_stop.store(true, Ordering::SeqCst);
+        drop(stop_helpers);
         control.wait_for_release(limits.infinite);
 
         SearchResult {
@@ -162,5 +165,14 @@ impl Engine {
             nodes: shared.total_nodes(),
             pv: outcome.pv,
         }
+    }
+}
+
+/// Sets the flag when dropped: on return and on unwinding alike.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
     }
 }
