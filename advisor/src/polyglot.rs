@@ -246,15 +246,8 @@ pub fn castling_code(color: Color, side: CastlingSide) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
+    use crate::terms::testpos::pos;
     use shakmaty::{CastlingMode, Square};
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
 
     #[test]
     fn keys_are_the_polyglot_keys_of_the_specification() {
