@@ -133,20 +133,25 @@ impl Book {
     /// Polyglot plays), from `r` in [0, 1); `None` when the book is silent
     /// or every weight is 0.
     pub fn pick(&self, pos: &Chess, r: f64) -> Option<Move> {
-        let moves = self.moves(pos);
-        let total: u64 = moves.iter().map(|(_, w)| *w as u64).sum();
-        if total == 0 {
-            return None;
-        }
-        let mut target = (r.clamp(0.0, 0.999_999) * total as f64) as u64;
-        for (m, w) in moves {
-            if target < w as u64 {
-                return Some(m);
-            }
-            target -= w as u64;
-        }
-        None
+        pick_from(&self.moves(pos), r)
     }
+}
+
+/// A move of `moves` chosen with probability proportional to its weight,
+/// from `r` in [0, 1); `None` when every weight is 0.
+pub fn pick_from(moves: &[(Move, u16)], r: f64) -> Option<Move> {
+    let total: u64 = moves.iter().map(|(_, w)| *w as u64).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut target = (r.clamp(0.0, 0.999_999) * total as f64) as u64;
+    for &(m, w) in moves {
+        if target < w as u64 {
+            return Some(m);
+        }
+        target -= w as u64;
+    }
+    None
 }
 
 /// Per position and move: games and points for the side that played it.

@@ -62,7 +62,7 @@ impl AdvisorIndex {
         &self,
         pos: &Chess,
         max_df: f32,
-        o_chunk_terms: bool,
+        chunk_terms: bool,
     ) -> Result<Vec<Term>, Error> {
         let searcher = self.reader.searcher();
         let limit = ((searcher.num_docs() as f32 * max_df) as u64).clamp(1, MAX_DF_DOCS);
@@ -71,7 +71,7 @@ impl AdvisorIndex {
         let mut out = Vec::new();
         let mut rarity = Vec::new();
         let mut all = terms::query_terms(pos);
-        if o_chunk_terms {
+        if chunk_terms {
             all.extend(terms::chunks::terms(&self.chunks, pos));
         }
         for t in all {

@@ -417,9 +417,8 @@ impl Controller {
         self.rng ^= self.rng >> 7;
         self.rng ^= self.rng << 17;
         let r = (self.rng >> 11) as f64 / (1u64 << 53) as f64;
-        let book = self.polyglot.as_ref()?;
-        let m = book.pick(&self.root, r)?;
-        let moves = book.moves(&self.root);
+        let moves = self.polyglot.as_ref()?.moves(&self.root);
+        let m = mach_advisor::polyglot::pick_from(&moves, r)?;
         let total: u32 = moves.iter().map(|(_, w)| *w as u32).sum();
         let list: Vec<String> = moves
             .iter()
