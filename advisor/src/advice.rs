@@ -31,6 +31,7 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::chunks::plans::PlanTerm;
 use crate::index::AdvisorIndex;
 use crate::search::{Hit, QueryOptions};
 use crate::store::{decode_played, encode_move, encode_played};
@@ -61,6 +62,10 @@ pub struct Advice {
     /// The moves come from games that reached this very position (exact
     /// hits), not from similar ones.
     pub exact: bool,
+    /// The advice lines of the chunks present here (`Outpost(white,e5)`),
+    /// each once, and what they ask of the pieces.
+    pub plans: Vec<String>,
+    pub plan_terms: Vec<PlanTerm>,
 }
 
 const SAME_PIECE_SAME_SQUARE: f32 = 0.5;
@@ -202,13 +207,31 @@ impl AdvisorIndex {
             });
         }
         let (moves, dropped) = combine(&evidence);
+        let (plans, plan_terms) = self.plans(pos);
         Ok(Advice {
             moves,
             hits,
             dropped,
             query_ms,
             exact: evidence.iter().any(|e| e.exact),
+            plans,
+            plan_terms,
         })
+    }
+
+    /// The advice lines of the chunks present in `pos` (MACH's plans), each
+    /// once, and their terms read on `pos`.
+    pub fn plans(&self, pos: &Chess) -> (Vec<String>, Vec<PlanTerm>) {
+        let mut plans: Vec<String> = self
+            .chunks
+            .find(pos.board())
+            .iter()
+            .flat_map(|f| self.chunks.instances[f.instance].advice.iter().cloned())
+            .collect();
+        plans.sort_unstable();
+        plans.dedup();
+        let terms = crate::chunks::plans::terms(plans.iter().map(String::as_str), pos.board());
+        (plans, terms)
     }
 }
 

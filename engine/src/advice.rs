@@ -2,9 +2,11 @@
 //! nothing of where it comes from (the `uci` crate wires the grandmaster
 //! memory to it): root-move bonuses known before the search starts
 //! (`SearchOptions::root_bonus`), [`RootAdvice`] for advice that arrives
-//! while the search runs, and [`TreeAdvice`] for moves known inside the tree.
+//! while the search runs, [`TreeAdvice`] for moves known inside the tree, and
+//! [`Plans`]: evaluation terms for the rest of one search (MACH's chunk
+//! advice, such as a knight outpost on e5 or rooks on c1/d1).
 
-use shakmaty::Move;
+use shakmaty::{Bitboard, Color, Move, Role};
 
 use crate::moves::MoveCode;
 
@@ -22,7 +24,48 @@ pub trait TreeAdvice: Send + Sync {
 /// thread polls it at the start of every iteration, so advice that arrives
 /// late is used from the next iteration on.
 pub trait RootAdvice: Send + Sync {
-    /// New bonuses in centipawns for lines starting with these root moves,
-    /// or `None` if nothing new arrived.
-    fn poll(&self) -> Option<Vec<(Move, i32)>>;
+    /// New advice (root bonuses and plans), or `None` if nothing new arrived.
+    fn poll(&self) -> Option<Delivered>;
+}
+
+/// What one poll of [`RootAdvice`] delivers.
+#[derive(Clone, Debug, Default)]
+pub struct Delivered {
+    /// Centipawns for lines starting with these root moves.
+    pub bonuses: Vec<(Move, i32)>,
+    /// Evaluation terms for the rest of the search; `None`: none.
+    pub plans: Option<Plans>,
+}
+
+/// Squares a plan says are good for each side's pieces, and squares each
+/// side should attack, worth `params::PLAN_SQUARE` per piece standing on one
+/// and `params::PLAN_TARGET` per attack on one (see `plan_eval`). Indexed
+/// by side (white 0, black 1), then role (pawn 0 .. king 5).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plans {
+    pub good: [[Bitboard; 6]; 2],
+    pub targets: [Bitboard; 2],
+}
+
+impl Plans {
+    /// True when the plans add nothing to any position.
+    pub fn is_empty(&self) -> bool {
+        self.good.iter().flatten().all(|b| b.is_empty())
+            && self.targets.iter().all(|b| b.is_empty())
+    }
+
+    /// Marks `squares` good for `color`'s pieces of `role`.
+    pub fn add_good(&mut self, color: Color, role: Role, squares: Bitboard) {
+        self.good[side(color)][role as usize - 1] |= squares;
+    }
+
+    /// Marks `squares` as targets for `color`.
+    pub fn add_target(&mut self, color: Color, squares: Bitboard) {
+        self.targets[side(color)] |= squares;
+    }
+}
+
+/// Index of a side in [`Plans`]: white 0, black 1.
+pub fn side(color: Color) -> usize {
+    usize::from(color == Color::Black)
 }

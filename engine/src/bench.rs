@@ -253,5 +253,33 @@ mod tests {
         assert_eq!(plain.nodes, empty.nodes);
     }
 
+    #[test]
+    fn plans_known_before_the_search_reach_every_leaf_of_it() {
+        // The white pawn on e4 is blocked and safe for three plies, so a plan
+        // that wants it there adds the same bonus to every leaf.
+        let pos = from_fen("4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+        let run = |plans: Option<crate::advice::Plans>| {
+            let mut engine = Engine::new(8, 1);
+            let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
+            let options = SearchOptions {
+                plans,
+                ..SearchOptions::default()
+            };
+            engine.search(&pos, &[], &Limits::depth(3), &options, &control, &Silent)
+        };
+        let plain = run(None);
+        let mut plans = crate::advice::Plans::default();
+        plans.add_good(
+            shakmaty::Color::White,
+            shakmaty::Role::Pawn,
+            shakmaty::Bitboard::from(shakmaty::Square::E4),
+        );
+        let planned = run(Some(plans));
+        assert_eq!(planned.score, plain.score + crate::params::PLAN_SQUARE);
+        // Empty plans are no plans.
+        let empty = run(Some(crate::advice::Plans::default()));
+        assert_eq!((empty.score, empty.nodes), (plain.score, plain.nodes));
+    }
+
     use shakmaty::Chess;
 }

@@ -27,6 +27,8 @@ pub struct SearchOptions {
     /// Centipawns added to lines starting with these root moves (advice
     /// known before the search starts; also ordered first at the root).
     pub root_bonus: Vec<(Move, i32)>,
+    /// Evaluation terms from plans known before the search starts.
+    pub plans: Option<crate::advice::Plans>,
     /// Advice that may arrive during the search.
     pub advice: Option<Arc<dyn RootAdvice>>,
     /// Moves known in positions inside the tree.
@@ -39,6 +41,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             root_bonus: Vec::new(),
+            plans: None,
             advice: None,
             tree: None,
         }
@@ -126,6 +129,7 @@ impl Engine {
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             helpers_stop: AtomicBool::new(false),
             root_bonus: RwLock::new(options.root_bonus.clone()),
+            plans: RwLock::new(options.plans.clone().filter(|p| !p.is_empty()).map(Arc::new)),
             advice: options.advice.clone(),
             tree: options.tree.clone(),
         });

@@ -1,6 +1,8 @@
 //! Iterative deepening at the root: aspiration windows, MultiPV, best-move
 //! stability for time management, and the root move loop.
 
+use std::sync::Arc;
+
 use shakmaty::{Move, Position};
 
 use crate::board;
@@ -84,7 +86,7 @@ impl Searcher<'_> {
         let root_key = *self.keys.last().unwrap();
         let mut best = -INFINITE;
         self.stack[0].in_check = root.is_check();
-        self.stack[0].eval = crate::eval::evaluate(&root);
+        self.stack[0].eval = self.eval(&root);
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let searched = i - pv_idx + 1;
@@ -176,12 +178,18 @@ impl Searcher<'_> {
             if self.is_main() {
                 if let Some(new) = self.shared.advice.as_ref().and_then(|a| a.poll()) {
                     if let Ok(mut b) = self.shared.root_bonus.write() {
-                        *b = new;
+                        *b = new.bonuses;
+                    }
+                    if let (Some(p), Ok(mut plans)) = (new.plans, self.shared.plans.write()) {
+                        *plans = (!p.is_empty()).then(|| Arc::new(p));
                     }
                 }
             }
             if let Ok(b) = self.shared.root_bonus.read() {
                 self.root_bonus.clone_from(&b);
+            }
+            if let Ok(p) = self.shared.plans.read() {
+                self.plans.clone_from(&p);
             }
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;

@@ -16,6 +16,7 @@ pub mod moves;
 pub mod ordering;
 pub mod params;
 pub mod perft;
+pub mod plan_eval;
 mod pool;
 pub mod psqt;
 mod qsearch;

@@ -71,3 +71,12 @@ pub const UNSTABLE_TIME_SCALE: f64 = 1.6;
 /// plies up to this one: deeper, the grandmasters' games rarely reach the
 /// position, and every lookup costs a hash probe.
 pub const TREE_ADVICE_MAX_PLY: usize = 8;
+
+/// Plans (chunk advice, `advice::Plans`): centipawns for a piece standing on
+/// a square its side's plan names (a knight on the outpost, a rook on the
+/// file). Small: a hint that steers, not knowledge that overrides.
+pub const PLAN_SQUARE: i32 = 8;
+
+/// Plans: centipawns per attack (by a pawn, knight, bishop, rook or queen)
+/// on a square its side's plan targets.
+pub const PLAN_TARGET: i32 = 3;

@@ -5,7 +5,6 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use crate::board;
-use crate::eval::evaluate;
 use crate::moves::{encode, NO_MOVE};
 use crate::ordering::MovePicker;
 use crate::params::DELTA_MARGIN;
@@ -47,7 +46,7 @@ impl Searcher<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.eval(pos);
         }
         if pos.is_insufficient_material() {
             return 0;
@@ -73,7 +72,7 @@ impl Searcher<'_> {
             }
             (moves, -INFINITE)
         } else {
-            let eval = tt.map_or_else(|| evaluate(pos), |e| e.eval);
+            let eval = tt.map_or_else(|| self.eval(pos), |e| e.eval);
             if eval >= beta {
                 return eval;
             }

@@ -6,7 +6,6 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position, Role};
 
 use crate::board;
-use crate::eval::evaluate;
 use crate::moves::{encode, MoveCode, NO_MOVE};
 use crate::ordering::{is_tactical, MovePicker};
 use crate::params::*;
@@ -55,7 +54,7 @@ impl Searcher<'_> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check { DRAW } else { self.eval(pos) };
         }
 
         // Mate-distance pruning: no line from here can beat a shorter mate found already.
@@ -82,7 +81,7 @@ impl Searcher<'_> {
         let eval = if in_check {
             -INFINITE
         } else {
-            tt.map_or_else(|| evaluate(pos), |e| e.eval)
+            tt.map_or_else(|| self.eval(pos), |e| e.eval)
         };
         self.stack[ply].eval = eval;
         self.stack[ply].in_check = in_check;

@@ -29,6 +29,9 @@ pub(crate) struct Shared {
     /// Written by the main thread when advice arrives, read by every thread
     /// at the start of each iteration.
     pub root_bonus: RwLock<Vec<(Move, i32)>>,
+    /// Evaluation terms from plans (advice), written and read like
+    /// `root_bonus`; `None`: none.
+    pub plans: RwLock<Option<Arc<crate::advice::Plans>>>,
     /// Polled by the main thread for advice that arrives during the search.
     pub advice: Option<Arc<dyn crate::advice::RootAdvice>>,
     /// Moves known inside the tree (read at plies up to `TREE_ADVICE_MAX_PLY`).
@@ -114,6 +117,8 @@ pub(crate) struct Searcher<'a> {
     pub move_bufs: Vec<crate::ordering::ScoredMoves>,
     /// This iteration's copy of the shared root bonuses.
     pub root_bonus: Vec<(Move, i32)>,
+    /// This iteration's plans (evaluation terms from advice).
+    pub plans: Option<Arc<crate::advice::Plans>>,
     single_thread: bool,
 }
 
@@ -164,6 +169,17 @@ impl<'a> Searcher<'a> {
             nmp_min_ply: 0,
             move_bufs: (0..MAX_PLY + 8).map(|_| Vec::with_capacity(256)).collect(),
             root_bonus: Vec::new(),
+            plans: None,
+        }
+    }
+
+    /// Static evaluation for the side to move, with this search's plans.
+    #[inline]
+    pub fn eval(&self, pos: &Chess) -> i32 {
+        let e = crate::eval::evaluate(pos);
+        match &self.plans {
+            Some(p) => e + crate::plan_eval::score(pos, p),
+            None => e,
         }
     }
 

@@ -9,7 +9,9 @@ use crossbeam_channel::Receiver;
 use mach_advisor::advice::Advice;
 use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::service::{Answer, Response};
-use mach_engine::{advice::RootAdvice, board};
+use mach_advisor::chunks::plans::PlanTerm;
+use mach_engine::advice::{Delivered, Plans, RootAdvice};
+use mach_engine::board;
 use shakmaty::Move;
 
 use crate::output::info_string;
@@ -20,6 +22,8 @@ use crate::output::info_string;
 pub struct Weights {
     pub exact: i32,
     pub similar: i32,
+    /// The chunks' plans become evaluation terms (`AdvisorPlans`).
+    pub plans: bool,
 }
 
 /// Smallest share of the evidence that earns a bonus. Measured (Stockfish
@@ -39,6 +43,26 @@ pub fn bonuses(advice: &Advice, w: Weights) -> Vec<(Move, i32)> {
         .map(|s| (s.mv, (s.weight * weight as f32).round() as i32))
         .filter(|&(_, b)| b != 0)
         .collect()
+}
+
+/// The plans of the chunks found at the root as the engine's evaluation
+/// terms, when `w.plans` and they ask anything of the pieces.
+pub fn plans(advice: &Advice, w: Weights) -> Option<Plans> {
+    if !w.plans {
+        return None;
+    }
+    let mut p = Plans::default();
+    for t in &advice.plan_terms {
+        match *t {
+            PlanTerm::Good {
+                side,
+                roles,
+                squares,
+            } => roles.iter().for_each(|&r| p.add_good(side, r, squares)),
+            PlanTerm::Target { side, squares } => p.add_target(side, squares),
+        }
+    }
+    (!p.is_empty()).then_some(p)
 }
 
 /// `info string advisor exact e2e4 0.60 (7 games) d2d4 0.25 (3 games); 12 games, 0 dropped, 2.1 ms`
@@ -67,6 +91,10 @@ pub fn describe(advice: &Advice, chess960: bool) -> String {
         advice.dropped,
         advice.query_ms
     ));
+    if !advice.plans.is_empty() {
+        s.push_str("; plans ");
+        s.push_str(&advice.plans.join(" "));
+    }
     s
 }
 
@@ -143,7 +171,7 @@ pub struct Poller {
 }
 
 impl RootAdvice for Poller {
-    fn poll(&self) -> Option<Vec<(Move, i32)>> {
+    fn poll(&self) -> Option<Delivered> {
         let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
         if *done {
             return None;
@@ -159,7 +187,10 @@ impl RootAdvice for Poller {
             return match advice {
                 Ok(a) => {
                     info_string(&describe(&a, self.chess960));
-                    Some(bonuses(&a, self.weights))
+                    Some(Delivered {
+                        bonuses: bonuses(&a, self.weights),
+                        plans: plans(&a, self.weights),
+                    })
                 }
                 Err(e) => {
                     info_string(&format!("advisor: {e}"));
@@ -207,6 +238,7 @@ mod tests {
         let w = Weights {
             exact: 40,
             similar: 0,
+            plans: false,
         };
         let mut a = advice_with("e2e4");
         a.moves[0].weight = 0.5;
@@ -222,6 +254,30 @@ mod tests {
         // A move few masters chose earns nothing, exact or not.
         a.moves[0].weight = MIN_SHARE * 0.9;
         assert!(bonuses(&a, w).is_empty());
+    }
+
+    #[test]
+    fn plans_become_evaluation_terms_only_when_asked() {
+        let mut a = advice_with("e2e4");
+        let b = shakmaty::Board::default();
+        a.plans = vec!["Outpost(white,e5)".into(), "Attack(black,c3)".into()];
+        a.plan_terms = mach_advisor::chunks::plans::terms(a.plans.iter().map(|s| s.as_str()), &b);
+        let mut w = Weights {
+            exact: 40,
+            similar: 40,
+            plans: false,
+        };
+        assert!(plans(&a, w).is_none(), "AdvisorPlans off");
+        w.plans = true;
+        let p = plans(&a, w).unwrap();
+        let e5 = shakmaty::Bitboard::from(shakmaty::Square::E5);
+        assert_eq!(p.good[0][1], e5, "white knight");
+        assert_eq!(p.good[0][2], e5, "white bishop");
+        assert_eq!(p.targets[1], shakmaty::Bitboard::from(shakmaty::Square::C3));
+        assert!(describe(&a, false).ends_with("; plans Outpost(white,e5) Attack(black,c3)"));
+        // Plans that ask nothing of the pieces give none.
+        a.plan_terms = mach_advisor::chunks::plans::terms(["Trade(white,d5)"], &b);
+        assert!(plans(&a, w).is_none());
     }
 
     #[test]
@@ -253,6 +309,7 @@ mod tests {
             weights: Weights {
                 exact: 50,
                 similar: 50,
+                plans: false,
             },
             chess960: false,
             done: Mutex::new(false),
@@ -263,7 +320,7 @@ mod tests {
             answer: Answer::Advice(Ok(advice_with("g1f3"))),
         })
         .unwrap();
-        let b = p.poll().unwrap();
+        let b = p.poll().unwrap().bonuses;
         assert_eq!(
             (board::uci(b[0].0, false), b[0].1),
             ("g1f3".to_string(), 50)

@@ -100,6 +100,7 @@ impl Controller {
             advice_weights: advice_glue::Weights {
                 exact: crate::options::ADVICE_WEIGHT,
                 similar: crate::options::ADVICE_SIMILAR_WEIGHT,
+                plans: false,
             },
             advisor_topk: 30,
             advisor_mode: Default::default(),
@@ -312,6 +313,7 @@ impl Controller {
             Change::AdviceWeight(w) => self.advice_weights.exact = w,
             Change::AdviceSimilarWeight(w) => self.advice_weights.similar = w,
             Change::AdvisorTopK(k) => self.advisor_topk = k,
+            Change::AdvisorPlans(on) => self.advice_weights.plans = on,
             Change::AdvisorMode(m) => self.advisor_mode = m,
             Change::AdvisorTree(on) => {
                 if on != self.advisor_tree {

@@ -120,6 +120,12 @@ pub const OPTIONS: &[OptionDef] = &[
         name: "AdvisorTree",
         kind: Kind::Check { default: false },
     },
+    // MACH's plans (the advice lines of the chunks found at the root) as
+    // small evaluation terms for the rest of the search (engine/src/plan_eval.rs).
+    OptionDef {
+        name: "AdvisorPlans",
+        kind: Kind::Check { default: false },
+    },
     OptionDef {
         name: "AdvisorTopK",
         kind: Kind::Spin {
@@ -236,6 +242,7 @@ pub enum Change {
     AdvisorTopK(usize),
     AdvisorMode(mach_advisor::search::Mode),
     AdvisorTree(bool),
+    AdvisorPlans(bool),
     OwnBook(bool),
     /// `None`: no Polyglot book.
     BookFile(Option<std::path::PathBuf>),
@@ -320,6 +327,7 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
                 .map_err(|e| format!("option 'AdvisorMode': {e}"))?,
         ),
         (Kind::Check { .. }, "AdvisorTree") => Change::AdvisorTree(flag(value)?),
+        (Kind::Check { .. }, "AdvisorPlans") => Change::AdvisorPlans(flag(value)?),
         (Kind::Check { .. }, "OwnBook") => Change::OwnBook(flag(value)?),
         (Kind::Text, "BookFile") => Change::BookFile(match value {
             None | Some("") | Some("<empty>") => None,

@@ -85,6 +85,7 @@ pub fn run(mut job: Job) -> Engine {
                 Some(Ok(a)) => {
                     info_string(&advice_glue::describe(&a, job.chess960));
                     job.options.root_bonus = advice_glue::bonuses(&a, job.weights);
+                    job.options.plans = advice_glue::plans(&a, job.weights);
                     // Delivered here: the poller would find nothing more.
                     job.options.advice = None;
                 }

@@ -13,6 +13,7 @@ pub mod lexer;
 pub mod matcher;
 pub mod mine;
 pub mod parse;
+pub mod plans;
 
 use std::path::Path;
 
