@@ -12,6 +12,10 @@ scores both. Needs python-chess (`pip install chess`) and Debian's stockfish.
 
     python3 tools/judge_advice.py GAMES.pgn [--positions 300] [--weight 40]
         [--similar-weight 40] [--nodes 20000] [--depth 16]
+        [--plain-option NAME=VALUE ...] [--advised-option NAME=VALUE ...]
+
+With --plain-option Advisor=true --advised-option AdvisorPlans=true it
+judges one mechanism against the advice without it (here, MACH's plans).
 """
 
 import argparse
@@ -36,6 +40,10 @@ def main():
     ap.add_argument("--nodes", type=int, default=20000)
     ap.add_argument("--depth", type=int, default=16, help="Stockfish's depth")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--plain-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="an option of the plain engine (repeatable)")
+    ap.add_argument("--advised-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="an option of the advised engine (repeatable)")
     a = ap.parse_args()
     for path, what in [(a.pgn, "PGN"), (a.mach, "mach binary"), (a.stockfish, "stockfish")]:
         if not os.path.exists(path):
@@ -53,10 +61,11 @@ def main():
     positions = positions[: a.positions]
 
     plain = chess.engine.SimpleEngine.popen_uci(a.mach)
-    plain.configure({"Advisor": False})
+    plain.configure({"Advisor": False, "AdvisorIndex": a.index, **options(a.plain_option)})
     advised = chess.engine.SimpleEngine.popen_uci(a.mach)
     advised.configure({"Advisor": True, "AdvisorIndex": a.index,
-                       "AdviceWeight": a.weight, "AdviceSimilarWeight": a.similar_weight})
+                       "AdviceWeight": a.weight, "AdviceSimilarWeight": a.similar_weight,
+                       **options(a.advised_option)})
     judge = chess.engine.SimpleEngine.popen_uci(a.stockfish)
     judge.configure({"Threads": 1, "Hash": 64})
 
@@ -86,6 +95,17 @@ def main():
         worse = sum(g < -20 for g in gains)
         print(f"where changed: {sum(gains) / len(gains):+.1f} cp on average by Stockfish depth "
               f"{a.depth} (clipped to 300), better by > 20 cp {better}, worse {worse}")
+
+
+def options(pairs):
+    """NAME=VALUE strings as a dict for python-chess's configure."""
+    out = {}
+    for p in pairs:
+        name, sep, value = p.partition("=")
+        if not sep:
+            raise SystemExit(f"option {p!r}: expected NAME=VALUE")
+        out[name] = {"true": True, "false": False}.get(value.lower(), value)
+    return out
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ pub mod source;
 pub mod store;
 pub mod terms;
 pub mod tree;
+pub mod warm;
 
 use std::path::PathBuf;
 

@@ -67,6 +67,8 @@ impl AdvisorService {
         tree: Option<std::sync::Arc<std::sync::OnceLock<TreeTable>>>,
     ) -> Result<AdvisorService, Error> {
         let index = AdvisorIndex::open(dir)?;
+        let asked = crate::warm::advise(dir);
+        log::info!("asked the kernel to read {asked} bytes of the index ahead");
         let documents = index.documents();
         let games = index.meta.games;
         let (req_tx, req_rx) = crossbeam_channel::unbounded::<Request>();
