@@ -49,6 +49,30 @@ impl AdvisorIndex {
         out
     }
 
+    /// How alike the best similar position is, in [0, 1]: its BM25 score
+    /// `top` over the best score the query could get, that of a document
+    /// holding exactly the query's own terms (each once, its length the
+    /// number of terms). Used to calibrate the advice (`advise --eval`).
+    pub fn similarity(&self, pos: &Chess, o: &QueryOptions, top: f32) -> Result<f32, Error> {
+        let all = terms::query_terms(pos).len()
+            + if o.chunk_terms {
+                terms::chunks::terms(&self.chunks, pos).len()
+            } else {
+                0
+            };
+        let id = tantivy::fieldnorm::FieldNormReader::fieldnorm_to_id(all as u32);
+        let searcher = self.reader.searcher();
+        let mut best = 0.0;
+        for t in self.query_terms_with(pos, o.max_df, o.chunk_terms)? {
+            best += tantivy::query::Bm25Weight::for_terms(&searcher, &[t])?.score(id, 1);
+        }
+        Ok(if best > 0.0 {
+            (top / best).clamp(0.0, 1.0)
+        } else {
+            0.0
+        })
+    }
+
     /// The scoring terms of the query for `pos`: each distinct query term
     /// found in at most `max_df` of the documents (very common terms, like a
     /// king on g1, cost much time and tell little). Document frequencies

@@ -77,6 +77,10 @@ pub struct Args {
     /// With --eval: at most this many positions.
     #[arg(long, default_value_t = 2000)]
     limit: usize,
+    /// With --eval: print agreement by bucket and write each position's advice
+    /// as TSV to FILE (for `tools/calibrate.py`).
+    #[arg(long, value_name = "FILE")]
+    calibrate: Option<PathBuf>,
 }
 
 fn query_options(a: &Args) -> Result<QueryOptions, String> {
@@ -122,7 +126,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         return bench(&index, &o, n);
     }
     if let Some(pgn) = &a.eval {
-        return eval(&index, &o, pgn, a.first_game, a.limit);
+        return eval(&index, &o, pgn, a, a.calibrate.as_deref());
     }
     let pos = position(a)?;
     let advice = index.advise(&pos, &o).map_err(|e| e.to_string())?;
@@ -389,9 +393,11 @@ fn eval(
     index: &AdvisorIndex,
     o: &QueryOptions,
     pgn: &std::path::Path,
-    first_game: usize,
-    limit: usize,
+    a: &Args,
+    calibrate: Option<&std::path::Path>,
 ) -> Result<(), String> {
+    let (first_game, limit) = (a.first_game, a.limit);
+    let mut rows = Vec::new();
     let source = paths::input(pgn)?;
     let file = source.open().map_err(|e| e.to_string())?;
     let mut positions = Vec::new();
@@ -416,6 +422,9 @@ fn eval(
     for (pos, played) in &positions {
         let a = index.advise(pos, o).map_err(|e| e.to_string())?;
         times.push(a.query_ms);
+        if calibrate.is_some() {
+            rows.extend(crate::calibrate::Row::new(index, o, pos, *played, &a));
+        }
         if a.hits.iter().any(|h| h.exact) {
             exact += 1;
         }
@@ -455,5 +464,10 @@ fn eval(
         percentile(&times, 0.5),
         percentile(&times, 0.99)
     );
+    if let Some(path) = calibrate {
+        print!("{}", crate::calibrate::table(&rows));
+        crate::calibrate::write(path, &rows)?;
+        println!("{} rows written to {}", rows.len(), path.display());
+    }
     Ok(())
 }

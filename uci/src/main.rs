@@ -4,6 +4,7 @@
 //! expect. The subcommands are for people and scripts.
 
 mod advice_glue;
+mod calibrate;
 mod cmd_advise;
 mod cmd_bench;
 mod cmd_book;
