@@ -65,9 +65,12 @@ pub fn plan_terms(plan: &str, board: &Board) -> Vec<PlanTerm> {
             .into_iter()
             .collect()
     };
-    let their_king = board.king_of(!side).map_or(Bitboard::EMPTY, |k| {
-        attacks::king_attacks(k) | Bitboard::from(k)
-    });
+    let ring = |c: Color| {
+        board
+            .king_of(c)
+            .map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k) | Bitboard::from(k))
+    };
+    let their_king = ring(!side);
     match name {
         "Outpost" | "Blockade" | "Occupy" => good(MINORS, squares),
         "PutRooks" | "RookTo" | "RookBehind" | "Double" | "OpenFile" | "Contest" => {
@@ -95,6 +98,8 @@ pub fn plan_terms(plan: &str, board: &Board) -> Vec<PlanTerm> {
         "Reroute" => reroute(args, board, side),
         "Keep" | "KeepPawns" | "Luft" | "Advance" | "Push" | "Break" | "PawnStorm"
         | "MinorityAttack" => good(PAWN, squares),
+        // Defending "king" is one's own king; every other verb aims at theirs.
+        "Defend" | "Hold" | "Guard" if args.contains(&"king") => target(ring(side)),
         "Attack" | "Pressure" | "Target" | "Defend" | "Restrict" | "Bind" | "Capture"
         | "Regain" | "Hold" | "Chase" | "Check" => {
             if args.contains(&"king") {
@@ -224,6 +229,12 @@ mod tests {
         assert_eq!(*side, Color::White);
         assert!(squares.contains(Square::G8) && squares.contains(Square::G7));
         assert_eq!(squares.count(), 6);
+        // Defending the king is one's own.
+        let d = plan_terms("Defend(white,king)", &b);
+        let PlanTerm::Target { squares, .. } = &d[0] else {
+            panic!("{d:?}")
+        };
+        assert!(squares.contains(Square::G1) && squares.contains(Square::H2));
     }
 
     #[test]
