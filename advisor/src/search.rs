@@ -276,9 +276,11 @@ impl AdvisorIndex {
     /// at most R of the chunks lacks at most R of their classes; MACH ran it
     /// first only because its class files were small, while here the class
     /// terms are the longest posting lists. What drives the search instead
-    /// is the pigeonhole: a position with L - R of the chunks has one of any
-    /// R + 1 of them, so it must have one of the R + 1 rarest (short lists,
-    /// which tantivy intersects by skipping). `None` when there is no chunk.
+    /// is the pigeonhole: a position lacking at most R of the chunks holds
+    /// at least two of any R + 2 of them, so it is in the intersection of
+    /// some two of the R + 2 rarest (intersections of short lists, which
+    /// tantivy walks by skipping, leave few candidates for filter 2).
+    /// `None` when there is no chunk.
     pub fn mach_filters(&self, pos: &Chess, r: usize) -> Option<Vec<(Occur, Box<dyn Query>)>> {
         let found = self.chunks.find(pos.board());
         if found.is_empty() {
@@ -308,7 +310,7 @@ impl AdvisorIndex {
             l.saturating_sub(r).max(1),
         );
         let mut clauses = vec![(Occur::Must, Box::new(filter2) as Box<dyn Query>)];
-        if l > r + 1 {
+        if l > r + 2 {
             let searcher = self.reader.searcher();
             let mut cache = self.df_cache.lock().unwrap_or_else(|e| e.into_inner());
             let mut by_df: Vec<(u64, &str)> = names
@@ -321,15 +323,19 @@ impl AdvisorIndex {
                 })
                 .collect();
             by_df.sort_unstable();
-            let rarest: Vec<Box<dyn Query>> = by_df[..r + 1]
-                .iter()
-                .map(|(_, name)| {
-                    Box::new(TermQuery::new(term(name), IndexRecordOption::Basic)) as Box<dyn Query>
-                })
-                .collect();
+            let rarest = &by_df[..r + 2];
+            let basic = |name: &str| -> Box<dyn Query> {
+                Box::new(TermQuery::new(term(name), IndexRecordOption::Basic))
+            };
+            let mut pairs: Vec<Box<dyn Query>> = Vec::new();
+            for (i, (_, a)) in rarest.iter().enumerate() {
+                for (_, b) in &rarest[i + 1..] {
+                    pairs.push(Box::new(BooleanQuery::intersection(vec![basic(a), basic(b)])));
+                }
+            }
             // Scores nothing: the ranking stays filter 2's.
             let driver =
-                tantivy::query::ConstScoreQuery::new(Box::new(BooleanQuery::union(rarest)), 0.0);
+                tantivy::query::ConstScoreQuery::new(Box::new(BooleanQuery::union(pairs)), 0.0);
             clauses.push((Occur::Must, Box::new(driver) as Box<dyn Query>));
         }
         Some(clauses)
