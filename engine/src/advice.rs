@@ -35,6 +35,9 @@ pub struct Delivered {
     pub bonuses: Vec<(Move, i32)>,
     /// Evaluation terms for the rest of the search; `None`: none.
     pub plans: Option<Plans>,
+    /// A move strong evidence trusts: the search may stop sooner when it
+    /// agrees and think longer when it does not (`params::TRUSTED_*`).
+    pub trusted: Option<Move>,
 }
 
 /// Squares a plan says are good for each side's pieces, and squares each

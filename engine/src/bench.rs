@@ -281,5 +281,36 @@ mod tests {
         assert_eq!((empty.score, empty.nodes), (plain.score, plain.nodes));
     }
 
-    use shakmaty::Chess;
+    #[test]
+    fn a_trusted_move_the_search_agrees_with_takes_less_time_than_one_it_rejects() {
+        // Same clock, same position; only what the advice trusts differs:
+        // the search's own move (time scaled by 0.5) or another (by 1.4).
+        // Taking the free queen is the best move at every depth.
+        let root = from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", false).unwrap();
+        let limits = Limits {
+            wtime: Some(4000),
+            btime: Some(4000),
+            ..Limits::default()
+        };
+        let run = |trusted: Option<Move>| {
+            let mut engine = Engine::new(8, 1);
+            let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
+            let options = SearchOptions {
+                trusted,
+                ..SearchOptions::default()
+            };
+            let t = Instant::now();
+            let r = engine.search(&root, &[], &limits, &options, &control, &Silent);
+            (r, t.elapsed())
+        };
+        let (plain, _) = run(None);
+        let own = plain.best.unwrap();
+        let other = root.legal_moves().into_iter().find(|&m| m != own).unwrap();
+        assert_eq!(crate::board::uci(own, false), "d1d5");
+        let (_, fast) = run(Some(own));
+        let (_, slow) = run(Some(other));
+        assert!(fast < slow, "agreeing {fast:?}, disagreeing {slow:?}");
+    }
+
+    use shakmaty::{Chess, Move};
 }

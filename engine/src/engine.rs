@@ -29,6 +29,8 @@ pub struct SearchOptions {
     pub root_bonus: Vec<(Move, i32)>,
     /// Evaluation terms from plans known before the search starts.
     pub plans: Option<crate::advice::Plans>,
+    /// A move strong evidence trusts, known before the search starts.
+    pub trusted: Option<Move>,
     /// Advice that may arrive during the search.
     pub advice: Option<Arc<dyn RootAdvice>>,
     /// Moves known in positions inside the tree.
@@ -42,6 +44,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             root_bonus: Vec::new(),
             plans: None,
+            trusted: None,
             advice: None,
             tree: None,
         }
@@ -130,6 +133,7 @@ impl Engine {
             helpers_stop: AtomicBool::new(false),
             root_bonus: RwLock::new(options.root_bonus.clone()),
             plans: RwLock::new(options.plans.clone().filter(|p| !p.is_empty()).map(Arc::new)),
+            trusted: RwLock::new(options.trusted),
             advice: options.advice.clone(),
             tree: options.tree.clone(),
         });

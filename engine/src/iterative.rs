@@ -183,6 +183,9 @@ impl Searcher<'_> {
                     if let (Some(p), Ok(mut plans)) = (new.plans, self.shared.plans.write()) {
                         *plans = (!p.is_empty()).then(|| Arc::new(p));
                     }
+                    if let (Some(t), Ok(mut trusted)) = (new.trusted, self.shared.trusted.write()) {
+                        *trusted = Some(t);
+                    }
                 }
             }
             if let Ok(b) = self.shared.root_bonus.read() {
@@ -268,6 +271,10 @@ impl Searcher<'_> {
                 UNSTABLE_TIME_SCALE
             } else {
                 1.0
+            } * match self.shared.trusted.read().map(|t| *t) {
+                Ok(Some(t)) if t == best => TRUSTED_AGREE_TIME_SCALE,
+                Ok(Some(_)) => TRUSTED_DISAGREE_TIME_SCALE,
+                _ => 1.0,
             };
             if self
                 .shared

@@ -66,6 +66,11 @@ pub const STABLE_ITERATIONS: u32 = 4;
 pub const STABLE_TIME_SCALE: f64 = 0.6;
 /// Soft time scale right after the best move changed.
 pub const UNSTABLE_TIME_SCALE: f64 = 1.6;
+/// Soft time scale, on top of the above, when the best move is the one
+/// strong grandmaster evidence trusts (`advice::Delivered::trusted`).
+pub const TRUSTED_AGREE_TIME_SCALE: f64 = 0.5;
+/// Soft time scale when the search prefers another move than the trusted one.
+pub const TRUSTED_DISAGREE_TIME_SCALE: f64 = 1.4;
 
 /// Tree advice (grandmaster moves inside the search tree) is looked up at
 /// plies up to this one: deeper, the grandmasters' games rarely reach the

@@ -32,6 +32,9 @@ pub(crate) struct Shared {
     /// Evaluation terms from plans (advice), written and read like
     /// `root_bonus`; `None`: none.
     pub plans: RwLock<Option<Arc<crate::advice::Plans>>>,
+    /// The move strong evidence trusts (advice), read by the main thread's
+    /// time decisions; `None`: none.
+    pub trusted: RwLock<Option<Move>>,
     /// Polled by the main thread for advice that arrives during the search.
     pub advice: Option<Arc<dyn crate::advice::RootAdvice>>,
     /// Moves known inside the tree (read at plies up to `TREE_ADVICE_MAX_PLY`).

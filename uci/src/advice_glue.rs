@@ -24,6 +24,22 @@ pub struct Weights {
     pub similar: i32,
     /// The chunks' plans become evaluation terms (`AdvisorPlans`).
     pub plans: bool,
+    /// Trusted advice shapes the time (`AdvisorTime`).
+    pub time: bool,
+}
+
+/// Smallest share and games for advice to be trusted with the time: exact
+/// advice with a share of 0.5 or more was the grandmaster's move 67% of the
+/// time and never worse than Mach's own (the README's calibration).
+pub const TRUST_SHARE: f32 = 0.5;
+pub const TRUST_GAMES: u32 = 4;
+
+/// The move strong evidence trusts, when `w.time`: exact advice whose first
+/// move has at least [`TRUST_SHARE`] of it, from [`TRUST_GAMES`] games.
+pub fn trusted(advice: &Advice, w: Weights) -> Option<Move> {
+    let top = advice.moves.first()?;
+    (w.time && advice.exact && top.weight >= TRUST_SHARE && top.games >= TRUST_GAMES)
+        .then_some(top.mv)
 }
 
 /// Smallest share of the evidence that earns a bonus. Measured (Stockfish
@@ -190,6 +206,7 @@ impl RootAdvice for Poller {
                     Some(Delivered {
                         bonuses: bonuses(&a, self.weights),
                         plans: plans(&a, self.weights),
+                        trusted: trusted(&a, self.weights),
                     })
                 }
                 Err(e) => {
@@ -239,6 +256,7 @@ mod tests {
             exact: 40,
             similar: 0,
             plans: false,
+            time: false,
         };
         let mut a = advice_with("e2e4");
         a.moves[0].weight = 0.5;
@@ -266,6 +284,7 @@ mod tests {
             exact: 40,
             similar: 40,
             plans: false,
+            time: false,
         };
         assert!(plans(&a, w).is_none(), "AdvisorPlans off");
         w.plans = true;
@@ -278,6 +297,32 @@ mod tests {
         // Plans that ask nothing of the pieces give none.
         a.plan_terms = mach_advisor::chunks::plans::terms(["Trade(white,d5)"], &b);
         assert!(plans(&a, w).is_none());
+    }
+
+    #[test]
+    fn only_strong_exact_advice_is_trusted_with_the_time() {
+        let mut a = advice_with("e2e4");
+        a.exact = true;
+        a.moves[0].games = TRUST_GAMES;
+        a.moves[0].weight = TRUST_SHARE;
+        let mut w = Weights {
+            exact: 40,
+            similar: 0,
+            plans: false,
+            time: true,
+        };
+        assert_eq!(trusted(&a, w).map(|m| board::uci(m, false)), Some("e2e4".into()));
+        w.time = false;
+        assert!(trusted(&a, w).is_none(), "AdvisorTime off");
+        w.time = true;
+        a.moves[0].games = TRUST_GAMES - 1;
+        assert!(trusted(&a, w).is_none(), "too few games");
+        a.moves[0].games = TRUST_GAMES;
+        a.moves[0].weight = TRUST_SHARE - 0.01;
+        assert!(trusted(&a, w).is_none(), "too small a share");
+        a.moves[0].weight = 1.0;
+        a.exact = false;
+        assert!(trusted(&a, w).is_none(), "similar positions are not trusted");
     }
 
     #[test]
@@ -310,6 +355,7 @@ mod tests {
                 exact: 50,
                 similar: 50,
                 plans: false,
+                time: false,
             },
             chess960: false,
             done: Mutex::new(false),

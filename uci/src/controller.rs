@@ -101,6 +101,7 @@ impl Controller {
                 exact: crate::options::ADVICE_WEIGHT,
                 similar: crate::options::ADVICE_SIMILAR_WEIGHT,
                 plans: false,
+                time: false,
             },
             advisor_topk: 30,
             advisor_mode: Default::default(),
@@ -314,6 +315,7 @@ impl Controller {
             Change::AdviceSimilarWeight(w) => self.advice_weights.similar = w,
             Change::AdvisorTopK(k) => self.advisor_topk = k,
             Change::AdvisorPlans(on) => self.advice_weights.plans = on,
+            Change::AdvisorTime(on) => self.advice_weights.time = on,
             Change::AdvisorMode(m) => self.advisor_mode = m,
             Change::AdvisorTree(on) => {
                 if on != self.advisor_tree {

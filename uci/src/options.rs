@@ -129,6 +129,12 @@ pub const OPTIONS: &[OptionDef] = &[
         name: "AdvisorPlans",
         kind: Kind::Check { default: false },
     },
+    // Strong exact advice shapes the time: less when the search agrees,
+    // more when it does not (engine params TRUSTED_*).
+    OptionDef {
+        name: "AdvisorTime",
+        kind: Kind::Check { default: false },
+    },
     OptionDef {
         name: "AdvisorTopK",
         kind: Kind::Spin {
@@ -246,6 +252,7 @@ pub enum Change {
     AdvisorMode(mach_advisor::search::Mode),
     AdvisorTree(bool),
     AdvisorPlans(bool),
+    AdvisorTime(bool),
     OwnBook(bool),
     /// `None`: no Polyglot book.
     BookFile(Option<std::path::PathBuf>),
@@ -331,6 +338,7 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         ),
         (Kind::Check { .. }, "AdvisorTree") => Change::AdvisorTree(flag(value)?),
         (Kind::Check { .. }, "AdvisorPlans") => Change::AdvisorPlans(flag(value)?),
+        (Kind::Check { .. }, "AdvisorTime") => Change::AdvisorTime(flag(value)?),
         (Kind::Check { .. }, "OwnBook") => Change::OwnBook(flag(value)?),
         (Kind::Text, "BookFile") => Change::BookFile(match value {
             None | Some("") | Some("<empty>") => None,

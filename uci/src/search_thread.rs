@@ -86,6 +86,7 @@ pub fn run(mut job: Job) -> Engine {
                     info_string(&advice_glue::describe(&a, job.chess960));
                     job.options.root_bonus = advice_glue::bonuses(&a, job.weights);
                     job.options.plans = advice_glue::plans(&a, job.weights);
+                    job.options.trusted = advice_glue::trusted(&a, job.weights);
                     // Delivered here: the poller would find nothing more.
                     job.options.advice = None;
                 }
