@@ -14,6 +14,9 @@ const ADVICE_COLOR: &str = "#1565c0";
 /// Colour of the grandmaster's move on a retrieved game's board.
 const PLAYED_COLOR: &str = "#c62828";
 
+/// Matching terms shown per family before the rest is folded away.
+const TERMS_SHOWN: usize = 10;
+
 /// What `mach explore` adds: its form (and any message) above the page, and a
 /// link for each suggested move.
 pub struct Served<'a> {
@@ -228,11 +231,21 @@ fn game(i: usize, g: &GameRow) -> String {
     };
     let mut terms = String::from("<ul class=\"terms\">");
     for (family, list) in words::grouped(&g.matched) {
+        let (shown, rest) = list.split_at(list.len().min(TERMS_SHOWN));
+        let more = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " <details><summary>and {} more</summary>{}</details>",
+                rest.len(),
+                esc(&rest.join(", "))
+            )
+        };
         let _ = write!(
             terms,
-            "<li><b>{family}</b> ({}): {}</li>",
+            "<li><b>{family}</b> ({}): {}{more}</li>",
             list.len(),
-            esc(&list.join(", "))
+            esc(&shown.join(", "))
         );
     }
     terms.push_str("</ul>");

@@ -58,7 +58,8 @@ pub fn html(s: &Stepper) -> String {
 
 /// The page's script for every stepper: redraws the pieces from board FENs
 /// (the same glyphs and places as `board::pieces`), hides the highlights and
-/// arrows away from the retrieved position.
+/// arrows away from the retrieved position. A link ending `#g3@10` opens
+/// game 3 at ply 10.
 pub const SCRIPT: &str = r#"
 const GLYPH={k:'\u265A',q:'\u265B',r:'\u265C',b:'\u265D',n:'\u265E',p:'\u265F'};
 function drawBoard(svg,fen){let s='',r=0,f=0;for(const c of fen){if(c==='/'){r++;f=0;continue}
@@ -72,6 +73,8 @@ v.querySelectorAll('.moves span').forEach(s=>s.classList.toggle('cur',+s.dataset
 document.addEventListener('click',e=>{const t=e.target,v=t.closest('.stepper');if(!v)return;
 if(t.dataset.step!==undefined){const d=+t.dataset.step;goTo(v,d===0?+v.dataset.at:+v.dataset.cur+d)}
 else if(t.dataset.i!==undefined){goTo(v,+t.dataset.i)}});
+const deep=location.hash.match(/^#(g[0-9]+)@([0-9]+)$/);
+if(deep){const v=document.getElementById(deep[1]);if(v){goTo(v,+deep[2]);v.scrollIntoView()}}
 "#;
 
 #[cfg(test)]
