@@ -288,7 +288,7 @@ fn the_advice_page_has_one_arrow_per_suggested_move_and_a_board_per_game() {
         count(first, "class=\"hl\"") >= 20,
         "shared squares highlighted"
     );
-    screenshot(&file_url(&page), "advise", (1000, 1000));
+    screenshot(&file_url(&page), "advise", (1100, 1000));
 }
 
 #[test]
@@ -477,7 +477,7 @@ fn explore_answers_a_form_then_a_click_on_a_suggested_move_goes_one_ply_deeper()
         count(&d, "class=\"game retrieved\"") + 1
     );
     assert!(d.contains("id=\"back\""), "a link one move back");
-    screenshot(&url, "explore", (1000, 1000));
+    screenshot(&url, "explore", (1100, 1000));
 }
 
 #[test]

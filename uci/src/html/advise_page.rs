@@ -83,7 +83,7 @@ pub fn body(v: &View, served: Option<&Served>) -> String {
         board: pos.board(),
         highlight: shakmaty::Bitboard::EMPTY,
         arrows,
-        px: 360,
+        px: 320,
         id: "query".into(),
     });
     let opening = v

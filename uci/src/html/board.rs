@@ -124,29 +124,34 @@ pub fn svg(d: &Diagram) -> String {
         w = 8.0 * SQ,
         px = d.px
     );
+    // Light squares are the background, dark ones one path: a board stays small.
+    let mut dark = String::new();
     for sq in Square::ALL {
-        let (x, y) = corner(sq);
-        let light = (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 1;
-        let fill = if light { "#f0d9b5" } else { "#b58863" };
-        let _ = write!(
-            out,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"{fill}\"/>"
-        );
+        if (u32::from(sq.file()) + u32::from(sq.rank())) % 2 == 0 {
+            let (x, y) = corner(sq);
+            let _ = write!(dark, "M{x} {y}h{SQ}v{SQ}h-{SQ}z");
+        }
     }
+    let _ = write!(
+        out,
+        "<rect width=\"{w}\" height=\"{w}\" fill=\"#f0d9b5\"/><path d=\"{dark}\" fill=\"#b58863\"/>",
+        w = 8.0 * SQ
+    );
     // Highlights are an overlay, so a script can hide them without redrawing the squares.
     out.push_str("<g class=\"hls\">");
     for sq in d.highlight {
         let (x, y) = corner(sq);
         let _ = write!(
             out,
-            "<rect class=\"hl\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"#6fae2e\" fill-opacity=\"0.5\"/>"
+            "<rect class=\"hl\" x=\"{x}\" y=\"{y}\" width=\"{SQ}\" height=\"{SQ}\"/>"
         );
     }
     out.push_str("</g>");
+    out.push_str("<g class=\"co\">");
     for i in 0..8u32 {
         let _ = write!(
             out,
-            "<text class=\"co\" x=\"{}\" y=\"{}\">{}</text><text class=\"co\" x=\"2\" y=\"{}\">{}</text>",
+            "<text x=\"{}\" y=\"{}\">{}</text><text x=\"2\" y=\"{}\">{}</text>",
             i as f32 * SQ + SQ - 7.0,
             8.0 * SQ - 2.0,
             File::new(i).char(),
@@ -154,6 +159,7 @@ pub fn svg(d: &Diagram) -> String {
             Rank::new(i).char()
         );
     }
+    out.push_str("</g>");
     let _ = write!(out, "<g class=\"pieces\">{}</g>", pieces(d.board));
     out.push_str("<g class=\"arrows\">");
     for a in &d.arrows {
@@ -166,7 +172,7 @@ pub fn svg(d: &Diagram) -> String {
 /// CSS for the boards' pieces and coordinates (system fonts with chess glyphs).
 pub const CSS: &str = ".pw,.pb{font-family:'DejaVu Sans','Noto Sans Symbols 2','Segoe UI Symbol',sans-serif;font-size:33px;text-anchor:middle}
 .pw{fill:#fff;stroke:#000;stroke-width:1.2px}.pb{fill:#000}
-.co{font-size:8px;fill:#333;font-family:sans-serif}
+.co{font-size:8px;fill:#333;font-family:sans-serif}.hl{fill:#6fae2e;fill-opacity:.5}
 .away .hls,.away .arrows{display:none}";
 
 #[cfg(test)]

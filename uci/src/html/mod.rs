@@ -17,11 +17,25 @@ pub fn esc(text: &str) -> String {
     html_escape::encode_double_quoted_attribute(text).into_owned()
 }
 
+/// What a `data:` URL inside an HTML attribute must not hold as it is:
+/// controls (newlines), spaces, quotes, and what URLs and HTML give meaning to.
+const DATA_URL: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'\'')
+    .add(b'#')
+    .add(b'%')
+    .add(b'&')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'`');
+
 /// A `data:` URL holding `pgn`, for a download link that needs no server.
 pub fn pgn_data_url(pgn: &str) -> String {
     format!(
         "data:application/x-chess-pgn;charset=utf-8,{}",
-        percent_encoding::utf8_percent_encode(pgn, percent_encoding::NON_ALPHANUMERIC)
+        percent_encoding::utf8_percent_encode(pgn, DATA_URL)
     )
 }
 
@@ -29,7 +43,8 @@ pub fn pgn_data_url(pgn: &str) -> String {
 const CSS: &str = "
 body{font-family:system-ui,'DejaVu Sans',sans-serif;margin:1.2em auto;max-width:1100px;color:#222;background:#fafafa;padding:0 1em}
 h1{font-size:1.4em;margin:.2em 0} h2{font-size:1.15em;margin:1.2em 0 .4em}
-table{border-collapse:collapse;margin:.4em 0} td,th{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:left;vertical-align:middle;white-space:nowrap}
+table{border-collapse:collapse;margin:.4em 0} td,th{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:left;vertical-align:middle}
+td{white-space:nowrap}
 th{background:#eee} .num{text-align:right;font-variant-numeric:tabular-nums}
 .wdl{display:flex;width:160px;height:14px;border:1px solid #888}
 .wdl span{display:block;height:100%} .w{background:#f4f4f4} .d{background:#a0a0a0} .l{background:#333}
