@@ -73,7 +73,7 @@ pub fn extend(mut line: Line, text: &str) -> Result<Line, String> {
             continue;
         }
         let t = raw.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        if t.is_empty() || matches!(t, "*" | "1-0" | "0-1" | "1/2-1/2") || t.starts_with('$') {
+        if t.is_empty() || matches!(raw, "*" | "1-0" | "0-1" | "1/2-1/2") || t.starts_with('$') {
             continue;
         }
         let n = line.moves.len() + 1;
@@ -92,9 +92,11 @@ pub fn extend(mut line: Line, text: &str) -> Result<Line, String> {
     Ok(line)
 }
 
-/// A FEN when `text` looks like one (it has a `/`), else moves.
+/// A FEN when `text` looks like one (its first word has the seven `/` of a
+/// board), else moves (a PGN's `[Date "2020/01/01"]` or `1/2-1/2` are moves).
 pub fn parse(text: &str) -> Result<Line, String> {
-    if text.contains('/') {
+    let first = text.split_whitespace().next().unwrap_or("");
+    if first.matches('/').count() == 7 {
         from_fen(text)
     } else {
         from_moves(text)
@@ -119,6 +121,7 @@ mod tests {
     fn an_illegal_move_is_named_in_the_error() {
         let e = from_moves("e2e4 e2e4").unwrap_err();
         assert!(e.contains("move 2 'e2e4'"), "{e}");
-        assert!(parse("not/a fen").is_err());
+        assert!(parse("a/b/c/d/e/f/g/h w - - 0 1").is_err());
+        assert!(parse("[Date \"2020/01/01\"]\n\n1. e4 e5 1/2-1/2").is_ok());
     }
 }

@@ -75,20 +75,20 @@ pub fn page(r: &Report) -> String {
             " (running: reload for more)"
         }
     );
+    let elo_cell = match (n, r.error.is_finite()) {
+        (0, _) => "no game yet".to_string(),
+        (_, true) => format!("{} &plusmn; {:.1} (95%)", elo_text(r.elo), r.error),
+        (_, false) => format!("{} &plusmn; inf (95%)", elo_text(r.elo)),
+    };
     let _ = write!(
         out,
         "<table id=\"figures\"><tr><th>score</th><td>+{} ={} -{} ({score:.1}%)</td></tr>\
-         <tr><th>Elo</th><td>{} &plusmn; {} (95%)</td></tr><tr><th>LOS</th><td>{:.1}%</td></tr>\
+         <tr><th>Elo</th><td>{}</td></tr><tr><th>LOS</th><td>{:.1}%</td></tr>\
          <tr><th>pairs</th><td>{}</td></tr>{}</table>",
         r.wins,
         r.draws,
         r.losses,
-        elo_text(r.elo),
-        if r.error.is_finite() {
-            format!("{:.1}", r.error)
-        } else {
-            "inf".into()
-        },
+        elo_cell,
         100.0 * r.los,
         penta_table(&r.penta, &r.names[0]),
         r.sprt.as_ref().map_or(String::new(), |s| format!(
@@ -96,7 +96,9 @@ pub fn page(r: &Report) -> String {
             esc(s)
         )),
     );
-    out.push_str(&interval(r.elo, r.error));
+    if n > 0 {
+        out.push_str(&interval(r.elo, r.error));
+    }
     out.push_str("<h2>Elo game by game</h2>");
     out.push_str(&chart(&r.games));
     out.push_str("<h2>Games</h2>");
