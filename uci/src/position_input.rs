@@ -3,6 +3,9 @@
 use mach_engine::board;
 use shakmaty::{san::San, Chess, Move, Position};
 
+/// Characters of a bad move quoted in an error (a pasted novel is not echoed back).
+const MAX_SHOWN: usize = 20;
+
 /// A position and how it was reached.
 #[derive(Clone, Debug)]
 pub struct Line {
@@ -85,7 +88,9 @@ pub fn extend(mut line: Line, text: &str) -> Result<Line, String> {
                     .and_then(|s| s.to_move(pos).map_err(|e| e.to_string()))
             })
             .map_err(|_| {
-                format!("move {n} '{t}' is neither a legal UCI nor a legal SAN move here")
+                let shown: String = t.chars().take(MAX_SHOWN).collect();
+                let cut = if shown.len() < t.len() { "..." } else { "" };
+                format!("move {n} '{shown}{cut}' is neither a legal UCI nor a legal SAN move here")
             })?;
         line = line.then(m);
     }

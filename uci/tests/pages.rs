@@ -22,6 +22,7 @@ const RUY_LOPEZ_SAN: &str =
 /// Games the advice pages retrieve.
 const TOP: usize = 12;
 
+/// The binary under test.
 fn mach() -> &'static str {
     env!("CARGO_BIN_EXE_mach")
 }
@@ -216,6 +217,7 @@ fn advise_page(dir: &Path, moves: &str) -> PathBuf {
     page
 }
 
+/// The URL a browser opens a local file by.
 fn file_url(p: &Path) -> String {
     format!("file://{}", p.display())
 }
