@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 /// The Ruy Lopez, Zaitsev's move order to 9...: twelve games of the index reach it.
 const RUY_LOPEZ: &str =
     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8 h2h3";
+/// The Ruy Lopez one move before, for lines no game of the index played.
+const RUY_LOPEZ_BEFORE_H3: &str =
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8";
 /// The same position in SAN, as a person types it into the explore form.
 const RUY_LOPEZ_SAN: &str =
     "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3";
@@ -291,6 +294,34 @@ fn the_advice_page_has_one_arrow_per_suggested_move_and_a_board_per_game() {
         "shared squares highlighted"
     );
     screenshot(&file_url(&page), "advise", (1100, 1000));
+}
+
+#[test]
+fn a_position_no_game_reached_gets_advice_from_similar_ones_with_bonuses_only_above_the_minimum_share(
+) {
+    // 9.h4 Bg4 in the Ruy Lopez: no game of the index played it.
+    let dir = temp("similar");
+    let page = advise_page(&dir, &format!("{RUY_LOPEZ_BEFORE_H3} h2h4 c8g4"));
+    let html = std::fs::read_to_string(page).unwrap();
+    assert!(html.contains("no game reached this very position"));
+    assert!(!html.contains("1. same position"));
+    assert_eq!(count(&html, "class=\"game retrieved\""), TOP);
+    let table = section(&html, "<table id=\"advice\"", "</table>");
+    let rows: Vec<&str> = table.split("<tr>").skip(2).collect();
+    assert!(rows.len() >= 2, "{table}");
+    assert!(rows.iter().all(|r| r.contains(">similar<")), "{table}");
+    assert!(
+        rows[0].contains(" cp<"),
+        "the top move gets a bonus: {}",
+        rows[0]
+    );
+    let last = rows.last().unwrap();
+    assert!(
+        last.contains(">-</td></tr>"),
+        "a small share gets none: {last}"
+    );
+    let query = section(&html, "id=\"query\"", "</svg>");
+    assert_eq!(count(query, "class=\"arrow\""), rows.len());
 }
 
 #[test]
