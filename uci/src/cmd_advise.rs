@@ -16,7 +16,8 @@ use mach_engine::board;
 use serde_json::json;
 use shakmaty::{fen::Fen, Chess, Color, EnPassantMode, Position};
 
-use crate::paths;
+use crate::position_input::{self, Line};
+use crate::{advise_text, advise_view, html, paths};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -64,6 +65,9 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Write the advice as a self-contained HTML page (boards, arrows, statistics, the games) to FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    html: Option<PathBuf>,
     /// Measure query latency over N positions taken from the index's own games.
     #[arg(long, value_name = "N")]
     bench: Option<usize>,
@@ -128,153 +132,48 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(pgn) = &a.eval {
         return eval(&index, &o, pgn, a, a.calibrate.as_deref());
     }
-    let pos = position(a)?;
-    let advice = index.advise(&pos, &o).map_err(|e| e.to_string())?;
+    let line = position(a)?;
     if a.json {
+        let pos = line.pos();
+        let advice = index.advise(pos, &o).map_err(|e| e.to_string())?;
         println!(
             "{}",
-            serde_json::to_string_pretty(&to_json(&index, &pos, &advice)).unwrap_or_default()
+            serde_json::to_string_pretty(&to_json(&index, pos, &advice)).unwrap_or_default()
         );
-    } else {
-        print_text(&index, &pos, &advice);
+        return Ok(());
+    }
+    let view = advise_view::gather(&index, line, &o, advise_view::default_weights())?;
+    match &a.html {
+        Some(path) => {
+            let page = html::advise_page::page(&view, None);
+            html::write_page(path, &page)?;
+            println!(
+                "wrote {} ({} bytes): {} games, {} suggested moves",
+                path.display(),
+                page.len(),
+                view.games.len(),
+                view.moves.len()
+            );
+        }
+        None => advise_text::print(&view),
     }
     Ok(())
 }
 
-fn position(a: &Args) -> Result<Chess, String> {
+/// The position of `--fen` or `--moves` (UCI or SAN).
+fn position(a: &Args) -> Result<Line, String> {
     match (&a.fen, &a.moves) {
-        (Some(f), None) => board::from_fen(f, false),
-        (None, Some(m)) => {
-            let mut pos = Chess::default();
-            for (i, t) in m.split_whitespace().enumerate() {
-                let mv =
-                    board::parse_uci_move(&pos, t).map_err(|e| format!("move {}: {e}", i + 1))?;
-                pos.play_unchecked(mv);
-            }
-            Ok(pos)
-        }
+        (Some(f), None) => position_input::from_fen(f),
+        (None, Some(m)) => position_input::from_moves(m),
         (None, None) => Err("give a position with --fen FEN or --moves \"e2e4 e7e5 ...\"".into()),
         (Some(_), Some(_)) => Err("give --fen or --moves, not both".into()),
     }
-}
-
-fn diagram(pos: &Chess) -> Vec<String> {
-    let b = pos.board();
-    (0..8)
-        .rev()
-        .map(|rank| {
-            (0..8)
-                .map(|file| {
-                    let sq = shakmaty::Square::from_coords(
-                        shakmaty::File::new(file),
-                        shakmaty::Rank::new(rank),
-                    );
-                    b.piece_at(sq).map_or('.', |p| p.char())
-                })
-                .flat_map(|c| [c, ' '])
-                .collect::<String>()
-        })
-        .collect()
 }
 
 fn side(c: Color) -> &'static str {
     match c {
         Color::White => "white",
         Color::Black => "black",
-    }
-}
-
-fn print_text(index: &AdvisorIndex, pos: &Chess, advice: &Advice) {
-    println!(
-        "position  {}",
-        Fen::from_position(pos, EnPassantMode::Legal)
-    );
-    println!(
-        "retrieved {} games in {:.1} ms from {}",
-        advice.hits.len(),
-        advice.query_ms,
-        index.dir.display()
-    );
-    let found = index.chunks.find(pos.board());
-    println!("chunks    {} found here:", found.len());
-    for f in &found {
-        let inst = &index.chunks.instances[f.instance];
-        println!(
-            "  {:<32} {:<28} {} pieces{}{}",
-            inst.name,
-            inst.class,
-            f.covered.count(),
-            if inst.advice.is_empty() {
-                ""
-            } else {
-                "  advice "
-            },
-            inst.advice.join(", ")
-        );
-    }
-    for (i, h) in advice.hits.iter().enumerate() {
-        let Some(g) = index.games.get(h.game) else {
-            continue;
-        };
-        let Some((there, next)) = g.position_at(h.ply as usize) else {
-            continue;
-        };
-        let matched = index.matched_terms(pos, h);
-        let (chunks, matched): (Vec<String>, Vec<String>) = matched
-            .into_iter()
-            .partition(|t| t.starts_with("ck:") || t.starts_with("cc:"));
-        println!();
-        println!(
-            "{:>2}. {} score {:.2}  {} ({}) - {} ({}), {} {}, move {} ({} to move), {}; played {}",
-            i + 1,
-            if h.exact { "EXACT  " } else { "similar" },
-            h.score,
-            g.white,
-            g.white_elo,
-            g.black,
-            g.black_elo,
-            g.event,
-            g.year,
-            there.fullmoves(),
-            side(there.turn()),
-            match g.result.score_for(Color::White) {
-                Some(s) if s >= 1.0 => "1-0",
-                Some(s) if s > 0.0 => "1/2-1/2",
-                Some(_) => "0-1",
-                None => "*",
-            },
-            next.map_or("-".into(), |m| board::uci(m, false)),
-        );
-        for line in diagram(&there) {
-            println!("      {line}");
-        }
-        let shared: Vec<&str> = chunks
-            .iter()
-            .filter_map(|t| t.strip_prefix("ck:"))
-            .collect();
-        println!(
-            "    shares {} of the chunks: {}",
-            shared.len(),
-            shared.join(" ")
-        );
-        println!("    matched {} terms: {}", matched.len(), matched.join(" "));
-    }
-    println!();
-    println!(
-        "advice ({} moves dropped: no legal analogue here)",
-        advice.dropped
-    );
-    for s in &advice.moves {
-        println!(
-            "  {:<6} weight {:.2}  {} game{}  +{} ={} -{} for the side to move",
-            board::uci(s.mv, false),
-            s.weight,
-            s.games,
-            if s.games == 1 { " " } else { "s" },
-            s.wins,
-            s.draws,
-            s.losses
-        );
     }
 }
 

@@ -4,20 +4,26 @@
 //! expect. The subcommands are for people and scripts.
 
 mod advice_glue;
+mod advise_text;
+mod advise_view;
 mod calibrate;
 mod cmd_advise;
 mod cmd_bench;
 mod cmd_book;
 mod cmd_chunks;
 mod cmd_epd;
+mod cmd_explore;
 mod cmd_index;
 mod cmd_perft;
 mod controller;
 mod data;
+mod html;
 mod matchrun;
+mod named_openings;
 mod options;
 mod output;
 mod paths;
+mod position_input;
 mod protocol;
 mod search_thread;
 mod uci_loop;
@@ -51,6 +57,8 @@ enum Cmd {
     Epd(cmd_epd::Args),
     /// The grandmaster positions most like a position, and what was played there.
     Advise(cmd_advise::Args),
+    /// Serve the advice page on 127.0.0.1: enter a FEN or moves, click a move to go deeper.
+    Explore(cmd_explore::Args),
     /// Play a match between two UCI engines (or --advice-vs-none).
     Match(matchrun::Args),
     /// Index grandmaster games for the advisor (default: the default database).
@@ -78,6 +86,7 @@ fn main() {
         Some(Cmd::Chunks(args)) => cmd_chunks::run(&args),
         Some(Cmd::Book(args)) => cmd_book::run(&args),
         Some(Cmd::Advise(args)) => cmd_advise::run(&args),
+        Some(Cmd::Explore(args)) => cmd_explore::run(&args),
         Some(Cmd::Match(args)) => matchrun::run(&args),
     };
     if let Err(e) = result {

@@ -12,6 +12,7 @@ mod interrupt;
 mod openings;
 mod pgn;
 mod preset;
+mod report;
 pub mod stats;
 mod summary;
 mod tally;
@@ -73,6 +74,10 @@ pub struct Args {
     /// Write the games here.
     #[arg(long)]
     pgnout: Option<PathBuf>,
+    /// Write a report page here (score, Elo and its interval, LOS, pairs, the Elo game by game,
+    /// the games with their PGN), rewritten as each game finishes.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// SPRT on pentanomial pairs, stopping when decided: any of elo0=0 elo1=5
     /// alpha=0.05 beta=0.05 model=normalized|logistic (those not given keep these defaults).
     #[arg(long, num_args = 0..=5, value_name = "KEY=VALUE")]
@@ -303,13 +308,20 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
 
     let pgn_out = a.pgnout.as_deref().map(pgn::PgnFile::open).transpose()?;
+    let names = [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()];
+    let html = a
+        .html
+        .clone()
+        .map(|p| report::HtmlReport::create(p, names, plan.control.tag(), 2 * plan.pairs))
+        .transpose()?;
 
     interrupt::install();
 
     let live = Live {
         plan: &plan,
-        names: [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()],
+        names,
         pgn_out: pgn_out.as_ref(),
+        html: html.as_ref(),
         bar: progress_bar(2 * plan.pairs as u64),
         tally: Mutex::new(Tally::default()),
         next: AtomicUsize::new(0),
@@ -325,6 +337,10 @@ pub fn run(a: &Args) -> Result<(), String> {
 
     let t = live.tally.into_inner().unwrap_or_else(|e| e.into_inner());
     summary::print(&t, live.names, plan.control, plan.rules, plan.sprt);
+    if let (Some(h), Some(path)) = (&html, &a.html) {
+        h.write(&t, plan.sprt, true)?;
+        println!("report    {}", path.display());
+    }
     if let Some(e) = live
         .pgn_error
         .into_inner()
@@ -370,6 +386,7 @@ struct Live<'a> {
     plan: &'a Plan,
     names: [&'a str; 2],
     pgn_out: Option<&'a pgn::PgnFile>,
+    html: Option<&'a report::HtmlReport>,
     bar: ProgressBar,
     tally: Mutex<Tally>,
     /// The next game to play: job `2 * pair + (0 or 1)`.
@@ -406,28 +423,33 @@ impl Live<'_> {
                 // Cut short by Ctrl-C/SIGTERM (its engines were killed): not a game.
                 break;
             }
-            self.save(job, opening, &played);
-            self.count(job, &played);
+            let text = self.pgn_text(job, opening, &played);
+            self.save(&text);
+            self.count(job, &played, text);
         }
     }
 
-    /// Appends game `job` to the PGN file, if any; a write that fails stops
-    /// the match, because the games must be kept, not played on unrecorded.
-    fn save(&self, job: usize, opening: &Opening, played: &Played) {
-        let Some(out) = self.pgn_out else {
-            return;
-        };
+    /// Game `job` as PGN text.
+    fn pgn_text(&self, job: usize, opening: &Opening, played: &Played) -> String {
         let (pair, second) = (job / 2, job % 2 == 1);
         let (wi, bi) = seats(second);
-        let text = pgn::game(
+        pgn::game(
             played,
             self.names[wi],
             self.names[bi],
             &format!("{}.{}", pair + 1, job % 2 + 1),
             &opening.name,
             &self.plan.control.tag(),
-        );
-        if let Err(e) = out.append(&text) {
+        )
+    }
+
+    /// Appends a game to the PGN file, if any; a write that fails stops
+    /// the match, because the games must be kept, not played on unrecorded.
+    fn save(&self, text: &str) {
+        let Some(out) = self.pgn_out else {
+            return;
+        };
+        if let Err(e) = out.append(text) {
             self.pgn_error
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -437,11 +459,21 @@ impl Live<'_> {
     }
 
     /// Counts game `job` in the tally, stops the match once the SPRT has
-    /// decided, and shows the running score.
-    fn count(&self, job: usize, played: &Played) {
+    /// decided, updates the report page, and shows the running score.
+    fn count(&self, job: usize, played: &Played, pgn: String) {
         let (pair, second) = (job / 2, job % 2 == 1);
         let mut t = self.tally.lock().unwrap_or_else(|e| e.into_inner());
         t.record(pair, second, played);
+        if let Some(h) = self.html {
+            let (wi, bi) = seats(second);
+            h.add(
+                &t,
+                self.plan.sprt,
+                played,
+                [self.names[wi], self.names[bi]],
+                pgn,
+            );
+        }
         if t.decided(self.plan.sprt) {
             self.stop.store(true, Ordering::SeqCst);
         }
