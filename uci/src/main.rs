@@ -19,6 +19,7 @@ mod output;
 mod paths;
 mod protocol;
 mod search_thread;
+mod tune;
 mod uci_loop;
 
 use clap::{Parser, Subcommand};
@@ -58,6 +59,8 @@ enum Cmd {
     Book(cmd_book::Args),
     /// MACH's chunks: check a chunk library, list it, measure it on games.
     Chunks(cmd_chunks::Args),
+    /// Fit every evaluation weight to game results (Texel tuning); writes psqt.rs.
+    Tune(tune::Args),
 }
 
 fn main() {
@@ -78,6 +81,7 @@ fn main() {
         Some(Cmd::Book(args)) => cmd_book::run(&args),
         Some(Cmd::Advise(args)) => cmd_advise::run(&args),
         Some(Cmd::Match(args)) => matchrun::run(&args),
+        Some(Cmd::Tune(args)) => tune::run(&args),
     };
     if let Err(e) = result {
         eprintln!("mach: {e}");
