@@ -26,6 +26,7 @@ mod paths;
 mod position_input;
 mod protocol;
 mod search_thread;
+mod tune;
 mod uci_loop;
 
 use clap::{Parser, Subcommand};
@@ -67,6 +68,8 @@ enum Cmd {
     Book(cmd_book::Args),
     /// MACH's chunks: check a chunk library, list it, measure it on games.
     Chunks(cmd_chunks::Args),
+    /// Fit every evaluation weight to game results (Texel tuning); writes psqt.rs.
+    Tune(tune::Args),
 }
 
 fn main() {
@@ -88,6 +91,7 @@ fn main() {
         Some(Cmd::Advise(args)) => cmd_advise::run(&args),
         Some(Cmd::Explore(args)) => cmd_explore::run(&args),
         Some(Cmd::Match(args)) => matchrun::run(&args),
+        Some(Cmd::Tune(args)) => tune::run(&args),
     };
     if let Err(e) = result {
         eprintln!("mach: {e}");

@@ -1,0 +1,140 @@
+//! Writes fitted weights as Rust source in the exact shape of
+//! `engine/src/psqt.rs` (same names, layout and orientation), so the engine
+//! compiles them in.
+
+use std::fmt::Write;
+
+use mach_engine::psqt::{MOBILITY_BASE, PHASE_INC, PHASE_MAX};
+
+use super::features::{MATERIAL_AT, MOBILITY_AT, PAIR_AT, PST_AT, TEMPO_AT};
+
+const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// The source of psqt.rs for integer weights `w`, with `provenance` (lines of
+/// command, data, seed and loss) in its header.
+pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
+    let pair = |t: usize| format!("w({}, {})", w[2 * t], w[2 * t + 1]);
+    let mut s = String::new();
+    s.push_str(
+        "//! Every evaluation number in one place.\n\
+         //!\n\
+         //! Written by `mach tune` (Texel tuning, `uci/src/tune`): every weight\n\
+         //! below except the phase increments and mobility bases was fitted by\n\
+         //! logistic regression of the evaluation on game results. Re-run the tune\n\
+         //! rather than editing by hand. Tables are listed rank 8 first, so index 0\n\
+         //! is a8. White reads `TABLE[sq ^ 56]`, black reads `TABLE[sq]` (sq with\n\
+         //! a1 = 0).\n\
+         //!\n",
+    );
+    for line in provenance {
+        let _ = writeln!(s, "//! {line}");
+    }
+    s.push_str(
+        "\n/// A middlegame/endgame pair of weights, tapered by game phase.\n\
+         #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n\
+         pub struct Weight {\n    pub mg: i32,\n    pub eg: i32,\n}\n\n\
+         const fn w(mg: i32, eg: i32) -> Weight {\n    Weight { mg, eg }\n}\n\n\
+         /// Piece values, indexed pawn, knight, bishop, rook, queen, king.\n\
+         pub const MATERIAL: [Weight; 6] = [\n",
+    );
+    for r in 0..6 {
+        let _ = writeln!(s, "    {},", pair(MATERIAL_AT + r));
+    }
+    let list = |v: &[i32]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = write!(
+        s,
+        "];\n\n\
+         /// Game-phase contribution of each piece (24 = all pieces on the board).\n\
+         pub const PHASE_INC: [i32; 6] = [{}];\n\
+         /// Phase of the starting position.\n\
+         pub const PHASE_MAX: i32 = {PHASE_MAX};\n\n\
+         /// Mobility weight per reachable square (not own-occupied, not attacked by\n\
+         /// enemy pawns), for knight, bishop, rook, queen.\n\
+         pub const MOBILITY: [Weight; 4] = [{}];\n\
+         /// Expected mobility subtracted before weighting, so an average piece scores\n\
+         /// about zero and the PST/material balance stays as tuned.\n\
+         pub const MOBILITY_BASE: [i32; 4] = [{}];\n\
+         /// Two bishops against fewer.\n\
+         pub const BISHOP_PAIR: Weight = {};\n\
+         /// Side to move bonus.\n\
+         pub const TEMPO: i32 = {};\n",
+        list(&PHASE_INC),
+        (0..4)
+            .map(|m| pair(MOBILITY_AT + m))
+            .collect::<Vec<_>>()
+            .join(", "),
+        list(&MOBILITY_BASE),
+        pair(PAIR_AT),
+        w[TEMPO_AT],
+    );
+    for (name, half) in [("MG_PST", 0), ("EG_PST", 1)] {
+        let _ = write!(
+            s,
+            "\n#[rustfmt::skip]\npub const {name}: [[i32; 64]; 6] = [\n"
+        );
+        for (r, role) in ROLE_NAMES.iter().enumerate() {
+            let _ = writeln!(s, "    [ // {role}");
+            let at = |sq: usize| w[2 * (PST_AT + r * 64 + sq) + half];
+            // Columns as wide as the table's widest number, as PeSTO lists them.
+            let width = (0..64)
+                .map(|sq| at(sq).to_string().len())
+                .max()
+                .unwrap_or(1);
+            for rank in 0..8 {
+                let row: Vec<String> = (0..8)
+                    .map(|f| format!("{:>width$}", at(rank * 8 + f)))
+                    .collect();
+                let _ = writeln!(s, "        {},", row.join(", "));
+            }
+            s.push_str("    ],\n");
+        }
+        s.push_str("];\n");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::features::compiled_weights;
+    use super::*;
+
+    /// The integers of the item `name` in `src`, in order.
+    fn numbers_of(src: &str, name: &str) -> Vec<i32> {
+        let at = src.find(&format!("pub const {name}:")).unwrap();
+        let body = &src[at..];
+        let eq = body.find('=').unwrap();
+        let body = &body[eq..eq + body[eq..].find(';').unwrap()];
+        let body: String = body
+            .lines()
+            .map(|l| l.split("//").next().unwrap())
+            .collect::<Vec<_>>()
+            .join("\n");
+        body.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .filter_map(|t| t.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn the_compiled_tables_written_out_read_back_as_the_same_numbers() {
+        let src = psqt_source(&compiled_weights(), &["test".into()]);
+        let today = include_str!("../../../engine/src/psqt.rs");
+        for name in [
+            "MATERIAL",
+            "PHASE_INC",
+            "PHASE_MAX",
+            "MOBILITY",
+            "MOBILITY_BASE",
+            "BISHOP_PAIR",
+            "TEMPO",
+            "MG_PST",
+            "EG_PST",
+        ] {
+            assert_eq!(numbers_of(&src, name), numbers_of(today, name), "{name}");
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The evaluation as a linear function of psqt.rs's weights: each position
+//! becomes sparse coefficients (one per weight it uses), so a model built on
+//! them gives exactly `eval::evaluate`, and its gradient is exact.
+
+use mach_engine::eval::{pawn_attacks, phase};
+use mach_engine::psqt::{BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, MOBILITY_BASE, TEMPO};
+use shakmaty::{attacks, Chess, Color, Position, Role};
+
+/// First tapered term of each kind: material (6), PST (6 x 64, in the
+/// published orientation, index 0 = a8), mobility (4), bishop pair (1).
+pub const MATERIAL_AT: usize = 0;
+pub const PST_AT: usize = 6;
+pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
+pub const PAIR_AT: usize = MOBILITY_AT + 4;
+/// Number of tapered terms; each has a middlegame and an endgame weight.
+pub const N_TERMS: usize = PAIR_AT + 1;
+/// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
+pub const TEMPO_AT: usize = 2 * N_TERMS;
+pub const N_PARAMS: usize = TEMPO_AT + 1;
+
+/// A position's coefficients: White's count minus Black's for each term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// `eval::phase`, `PHASE_MAX` with all pieces on.
+    pub phase: i32,
+    pub white_to_move: bool,
+    /// (term, coefficient), terms in increasing order, no zero coefficient.
+    pub terms: Vec<(u16, i32)>,
+}
+
+/// The coefficients of `pos`, read the way `eval::evaluate` reads the board.
+pub fn extract(pos: &Chess) -> Features {
+    let board = pos.board();
+    let occupied = board.occupied();
+    let mut coef = [0i32; N_TERMS];
+    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let sign = if ci == 0 { 1 } else { -1 };
+        let ours = board.by_color(color);
+        let their_pawns = board.pawns() & board.by_color(!color);
+        let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
+        for (r, role) in Role::ALL.into_iter().enumerate() {
+            for sq in board.by_role(role) & ours {
+                let s = sq as usize;
+                let table_sq = if ci == 0 { s ^ 56 } else { s };
+                coef[MATERIAL_AT + r] += sign;
+                coef[PST_AT + r * 64 + table_sq] += sign;
+                let reach = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                    Role::Rook => attacks::rook_attacks(sq, occupied),
+                    Role::Queen => attacks::queen_attacks(sq, occupied),
+                    Role::Pawn | Role::King => continue,
+                };
+                let m = r - 1;
+                let n = (reach & mobility_area).count() as i32 - MOBILITY_BASE[m];
+                coef[MOBILITY_AT + m] += sign * n;
+            }
+        }
+        if (board.bishops() & ours).more_than_one() {
+            coef[PAIR_AT] += sign;
+        }
+    }
+    let terms = coef
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c != 0)
+        .map(|(t, &c)| (t as u16, c))
+        .collect();
+    Features {
+        phase: phase(pos),
+        white_to_move: pos.turn() == Color::White,
+        terms,
+    }
+}
+
+/// The weights compiled into the engine today (psqt.rs), as parameters.
+pub fn compiled_weights() -> Vec<i32> {
+    let mut w = vec![0; N_PARAMS];
+    for r in 0..6 {
+        w[2 * (MATERIAL_AT + r)] = MATERIAL[r].mg;
+        w[2 * (MATERIAL_AT + r) + 1] = MATERIAL[r].eg;
+        for sq in 0..64 {
+            w[2 * (PST_AT + r * 64 + sq)] = MG_PST[r][sq];
+            w[2 * (PST_AT + r * 64 + sq) + 1] = EG_PST[r][sq];
+        }
+    }
+    for m in 0..4 {
+        w[2 * (MOBILITY_AT + m)] = MOBILITY[m].mg;
+        w[2 * (MOBILITY_AT + m) + 1] = MOBILITY[m].eg;
+    }
+    w[2 * PAIR_AT] = BISHOP_PAIR.mg;
+    w[2 * PAIR_AT + 1] = BISHOP_PAIR.eg;
+    w[TEMPO_AT] = TEMPO;
+    w
+}
+
+/// A start without PeSTO: plain piece values, every other weight zero (the
+/// default of `mach tune`, so the fit owes nothing to earlier tables).
+pub fn material_only_weights() -> Vec<i32> {
+    let mut w = vec![0; N_PARAMS];
+    for (r, v) in [100, 300, 300, 500, 900, 0].into_iter().enumerate() {
+        w[2 * (MATERIAL_AT + r)] = v;
+        w[2 * (MATERIAL_AT + r) + 1] = v;
+    }
+    w
+}
+
+/// Integer evaluation for the side to move from the coefficients, with the
+/// engine's own rounding: what `eval::evaluate` returns with weights `w`.
+#[cfg(test)]
+pub fn evaluate_int(f: &Features, w: &[i32]) -> i32 {
+    use mach_engine::psqt::PHASE_MAX;
+    let (mut mg, mut eg) = (0, 0);
+    for &(t, c) in &f.terms {
+        mg += c * w[2 * t as usize];
+        eg += c * w[2 * t as usize + 1];
+    }
+    let white = (mg * f.phase + eg * (PHASE_MAX - f.phase)) / PHASE_MAX;
+    let stm = if f.white_to_move { white } else { -white };
+    stm + w[TEMPO_AT]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mach_engine::eval::evaluate;
+    use shakmaty::{Move, Position};
+
+    /// Positions of a pseudo-random game walk from `fen`, up to `plies` deep.
+    fn walk(seed: u64, plies: usize) -> Vec<Chess> {
+        let mut rng = super::super::Rng::new(seed);
+        let mut pos = Chess::default();
+        let mut out = vec![pos.clone()];
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures and promotions now and then, to reach endgames.
+            let caps: Vec<&Move> = moves.iter().filter(|m| m.is_capture()).collect();
+            let m = if !caps.is_empty() && rng.below(3) == 0 {
+                *caps[rng.below(caps.len() as u64) as usize]
+            } else {
+                moves[rng.below(moves.len() as u64) as usize]
+            };
+            pos.play_unchecked(m);
+            out.push(pos.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn features_with_the_compiled_weights_give_exactly_the_engine_evaluation() {
+        let w = compiled_weights();
+        let mut checked = 0;
+        for seed in 0..200 {
+            for pos in walk(seed, 160) {
+                assert_eq!(
+                    evaluate_int(&extract(&pos), &w),
+                    evaluate(&pos),
+                    "{}",
+                    shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn features_of_the_start_position_cancel_out() {
+        let f = extract(&Chess::default());
+        assert_eq!(f.phase, mach_engine::psqt::PHASE_MAX);
+        assert!(f.white_to_move);
+        // Material and mobility cancel; only PST entries of asymmetric pieces
+        // could remain, and the start position is symmetric.
+        assert!(f.terms.is_empty(), "{:?}", f.terms);
+    }
+}

@@ -1,0 +1,201 @@
+//! `mach tune`: Texel tuning of every evaluation weight on quiet positions
+//! of games with their results; writes `engine/src/psqt.rs`.
+
+mod data;
+mod emit;
+mod features;
+mod fit;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::paths;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PGN files of games with results (paths, builtin:NAME or shared:REL),
+    /// e.g. shared:books/gm2400-classical-173k.pgn or `mach match --pgnout` games.
+    #[arg(required = true)]
+    pgn: Vec<PathBuf>,
+    /// Quiet positions to sample (training and held-out together).
+    #[arg(long, default_value_t = 1_000_000)]
+    positions: usize,
+    /// Seed of the sampling, the held-out split and the batch order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Passes of Adam over the training positions.
+    #[arg(long, default_value_t = 50)]
+    epochs: usize,
+    /// Share of the games whose positions are held out of training.
+    #[arg(long, default_value_t = 0.1)]
+    holdout: f64,
+    /// Where to write the tables (Rust source).
+    #[arg(long, default_value = "engine/src/psqt.rs")]
+    out: PathBuf,
+    /// Start from the weights compiled in today (default: plain piece values,
+    /// every other weight zero).
+    #[arg(long)]
+    from_psqt: bool,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's first step size in centipawns (falls linearly to a tenth).
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+}
+
+/// SplitMix64: a small seeded generator (sampling, splits, batch order).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator for `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+
+    /// Fisher-Yates shuffle.
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i as u64 + 1) as usize);
+        }
+    }
+}
+
+/// Runs the tune: read, sample, fit K, fit the weights, write the source.
+pub fn run(args: &Args) -> Result<(), String> {
+    if args.positions == 0 {
+        return Err("--positions must be at least 1".into());
+    }
+    if !(0.0..1.0).contains(&args.holdout) {
+        return Err(format!("--holdout must be in [0, 1), not {}", args.holdout));
+    }
+    if args.batch == 0 || args.lr.is_nan() || args.lr <= 0.0 {
+        return Err("--batch and --lr must be positive".into());
+    }
+    let clock = Instant::now();
+    let sources = args
+        .pgn
+        .iter()
+        .map(|p| paths::input(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (games, rs) = data::read(&sources)?;
+    println!(
+        "read {} games with a result ({} skipped) in {:.1} s",
+        rs.games,
+        rs.skipped,
+        clock.elapsed().as_secs_f64()
+    );
+    let (train, held, ss) = data::sample(&games, args.positions, args.seed, args.holdout);
+    drop(games);
+    println!(
+        "sampled {} quiet positions ({} train, {} held out) from {} candidates: {} examined, {} not in check, {} quiet; {:.0} MB; {:.1} s",
+        train.len() + held.len(),
+        train.len(),
+        held.len(),
+        ss.candidates,
+        ss.examined,
+        ss.not_in_check,
+        ss.quiet,
+        (train.bytes() + held.bytes()) as f64 / 1e6,
+        clock.elapsed().as_secs_f64()
+    );
+    if train.is_empty() {
+        return Err(
+            "no training position: the games gave no quiet position after the opening".into(),
+        );
+    }
+    let start = if args.from_psqt {
+        features::compiled_weights()
+    } else {
+        features::material_only_weights()
+    };
+    let mut w: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
+    let k = fit::fit_k(&train, &w);
+    let (train0, held0) = (fit::loss(&train, &w, k), fit::loss(&held, &w, k));
+    println!(
+        "K = {k:.6} per centipawn; loss before: train {train0:.6}, held-out {held0:.6} ({} start)",
+        if args.from_psqt {
+            "psqt.rs"
+        } else {
+            "material-only"
+        }
+    );
+    if !args.from_psqt {
+        let today: Vec<f64> = features::compiled_weights()
+            .into_iter()
+            .map(f64::from)
+            .collect();
+        println!(
+            "  (today's psqt.rs at this K: train {:.6}, held-out {:.6})",
+            fit::loss(&train, &today, k),
+            fit::loss(&held, &today, k)
+        );
+    }
+    let settings = fit::Settings {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        seed: args.seed,
+    };
+    let fit_clock = Instant::now();
+    fit::adam(&train, &mut w, k, &settings, |epoch, w| {
+        if epoch % 10 == 0 || epoch == args.epochs {
+            log::info!(
+                "epoch {epoch}: train {:.6}, held-out {:.6}",
+                fit::loss(&train, w, k),
+                fit::loss(&held, w, k)
+            );
+        }
+    });
+    let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
+    let wr: Vec<f64> = rounded.iter().map(|&x| f64::from(x)).collect();
+    let (train1, held1) = (fit::loss(&train, &wr, k), fit::loss(&held, &wr, k));
+    println!(
+        "loss after {} epochs ({:.1} s): train {train1:.6}, held-out {held1:.6}",
+        args.epochs,
+        fit_clock.elapsed().as_secs_f64()
+    );
+    let command = std::iter::once("mach tune".to_string())
+        .chain(std::env::args().skip(2))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let provenance = vec![
+        format!("Command: `{command}`"),
+        format!(
+            "Data: {}; {} quiet positions ({} train, {} held out by game), seed {}.",
+            sources.iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
+            train.len() + held.len(),
+            train.len(),
+            held.len(),
+            args.seed
+        ),
+        format!(
+            "Fit: K = {k:.6}, start {}, Adam {} epochs; loss train {train0:.6} -> {train1:.6}, held-out {held0:.6} -> {held1:.6}.",
+            if args.from_psqt { "psqt.rs" } else { "material only" },
+            args.epochs
+        ),
+    ];
+    let src = emit::psqt_source(&rounded, &provenance);
+    std::fs::write(&args.out, src)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    println!(
+        "wrote {} in {:.1} s total",
+        args.out.display(),
+        clock.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! `mach tune` through the binary: a tune on a few built-in games writes a
+//! psqt.rs of the engine's shape, the same for the same seed; bad input is a
+//! clear error.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mach(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mach"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("mach-tune-{name}-{}.rs", std::process::id()))
+}
+
+/// Runs a small tune on the built-in games into `out`; returns the output.
+fn small_tune(out: &Path) -> Output {
+    mach(&[
+        "tune",
+        "builtin:gm2700-classical-4000.pgn",
+        "--positions",
+        "3000",
+        "--epochs",
+        "3",
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn a_tune_on_built_in_games_writes_a_psqt_with_every_constant_and_reports_the_losses() {
+    let out = temp("shape");
+    let o = small_tune(&out);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    for expected in [
+        "K = ",
+        "loss before: train",
+        "held-out",
+        "loss after 3 epochs",
+    ] {
+        assert!(t.contains(expected), "{expected} missing from:\n{t}");
+    }
+    let src = std::fs::read_to_string(&out).unwrap();
+    for item in [
+        "pub struct Weight",
+        "pub const MATERIAL: [Weight; 6] = [",
+        "pub const PHASE_INC: [i32; 6] = [0, 1, 1, 2, 4, 0];",
+        "pub const PHASE_MAX: i32 = 24;",
+        "pub const MOBILITY: [Weight; 4] = [w(",
+        "pub const MOBILITY_BASE: [i32; 4] = [",
+        "pub const BISHOP_PAIR: Weight = w(",
+        "pub const TEMPO: i32 = ",
+        "pub const MG_PST: [[i32; 64]; 6] = [",
+        "pub const EG_PST: [[i32; 64]; 6] = [",
+        "//! Command: `mach tune builtin:gm2700-classical-4000.pgn",
+        "seed 7",
+    ] {
+        assert!(src.contains(item), "{item} missing from:\n{src}");
+    }
+    // 12 tables of 8 rows of 8 numbers.
+    let rows = src
+        .lines()
+        .filter(|l| l.starts_with("        ") && l.split(',').count() == 9)
+        .count();
+    assert_eq!(rows, 96, "{src}");
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
+fn the_same_seed_writes_the_same_tables() {
+    let (a, b) = (temp("seed-a"), temp("seed-b"));
+    assert!(small_tune(&a).status.success());
+    assert!(small_tune(&b).status.success());
+    let strip = |p: &PathBuf| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("//! Command"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&a), strip(&b));
+    let _ = std::fs::remove_file(a);
+    let _ = std::fs::remove_file(b);
+}
+
+#[test]
+fn a_missing_file_a_bad_option_and_a_file_without_games_are_clear_errors() {
+    let out = temp("bad");
+    let o = mach(&["tune", "/no/such/games.pgn", "--out", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("no such file"), "{}", text(&o));
+
+    let o = mach(&[
+        "tune",
+        "builtin:gm2700-classical-4000.pgn",
+        "--holdout",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--holdout"), "{}", text(&o));
+
+    let junk = temp("junk-pgn");
+    std::fs::write(&junk, "this is not [ a PGN file }}} 1. e9 *\n").unwrap();
+    let o = mach(&[
+        "tune",
+        junk.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains("no training position") && !t.contains("panicked"),
+        "{t}"
+    );
+    assert!(!out.exists());
+    let _ = std::fs::remove_file(junk);
+}
