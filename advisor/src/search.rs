@@ -330,7 +330,10 @@ impl AdvisorIndex {
             let mut pairs: Vec<Box<dyn Query>> = Vec::new();
             for (i, (_, a)) in rarest.iter().enumerate() {
                 for (_, b) in &rarest[i + 1..] {
-                    pairs.push(Box::new(BooleanQuery::intersection(vec![basic(a), basic(b)])));
+                    pairs.push(Box::new(BooleanQuery::intersection(vec![
+                        basic(a),
+                        basic(b),
+                    ])));
                 }
             }
             // Scores nothing: the ranking stays filter 2's.

@@ -37,8 +37,7 @@ pub fn advise(dir: &Path) -> u64 {
         if let Ok(f) = std::fs::File::open(&path) {
             use std::os::fd::AsRawFd;
             // SAFETY: a valid open descriptor; the call only gives a hint.
-            let rc =
-                unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_WILLNEED) };
+            let rc = unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_WILLNEED) };
             if rc == 0 {
                 bytes += len;
             }

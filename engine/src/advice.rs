@@ -1,10 +1,12 @@
 //! The one door through which advice enters the search. The engine knows
 //! nothing of where it comes from (the `uci` crate wires the grandmaster
-//! memory to it): root-move bonuses known before the search starts
-//! (`SearchOptions::root_bonus`), [`RootAdvice`] for advice that arrives
-//! while the search runs, [`TreeAdvice`] for moves known inside the tree, and
-//! [`Plans`]: evaluation terms for the rest of one search (MACH's chunk
-//! advice, such as a knight outpost on e5 or rooks on c1/d1).
+//! memory to it): [`RootAdvice`], polled before the root moves are ordered
+//! and at every iteration, delivers root-move bonuses, [`Plans`] (evaluation
+//! terms for the rest of one search: MACH's chunk advice, such as a knight
+//! outpost on e5) and a trusted move for the clock; [`Ready`] is advice
+//! known before the search starts (a fixed depth or node search waits for
+//! it, so it stays reproducible); [`TreeAdvice`] gives moves known inside
+//! the tree.
 
 use shakmaty::{Bitboard, Color, Move, Role};
 
@@ -26,6 +28,22 @@ pub trait TreeAdvice: Send + Sync {
 pub trait RootAdvice: Send + Sync {
     /// New advice (root bonuses and plans), or `None` if nothing new arrived.
     fn poll(&self) -> Option<Delivered>;
+}
+
+/// Advice already in hand, delivered at the first poll.
+pub struct Ready(std::sync::Mutex<Option<Delivered>>);
+
+impl Ready {
+    /// Advice to deliver once.
+    pub fn new(d: Delivered) -> Ready {
+        Ready(std::sync::Mutex::new(Some(d)))
+    }
+}
+
+impl RootAdvice for Ready {
+    fn poll(&self) -> Option<Delivered> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
 }
 
 /// What one poll of [`RootAdvice`] delivers.

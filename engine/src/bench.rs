@@ -190,10 +190,10 @@ mod tests {
             let pos = from_fen(fen, false).unwrap();
             let bonus: Vec<_> = pos.legal_moves().into_iter().map(|m| (m, 900)).collect();
             let mut engine = Engine::new(8, 1);
-            let options = SearchOptions {
-                root_bonus: bonus,
-                ..SearchOptions::default()
-            };
+            let options = ready(crate::advice::Delivered {
+                bonuses: bonus,
+                ..Default::default()
+            });
             let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
             let r = engine.search(&pos, &[], &Limits::depth(6), &options, &control, &Silent);
             let _ = tx.send(r);
@@ -261,10 +261,10 @@ mod tests {
         let run = |plans: Option<crate::advice::Plans>| {
             let mut engine = Engine::new(8, 1);
             let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
-            let options = SearchOptions {
+            let options = ready(crate::advice::Delivered {
                 plans,
-                ..SearchOptions::default()
-            };
+                ..Default::default()
+            });
             engine.search(&pos, &[], &Limits::depth(3), &options, &control, &Silent)
         };
         let plain = run(None);
@@ -295,10 +295,10 @@ mod tests {
         let run = |trusted: Option<Move>| {
             let mut engine = Engine::new(8, 1);
             let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
-            let options = SearchOptions {
+            let options = ready(crate::advice::Delivered {
                 trusted,
-                ..SearchOptions::default()
-            };
+                ..Default::default()
+            });
             let t = Instant::now();
             let r = engine.search(&root, &[], &limits, &options, &control, &Silent);
             (r, t.elapsed())
@@ -310,6 +310,14 @@ mod tests {
         let (_, fast) = run(Some(own));
         let (_, slow) = run(Some(other));
         assert!(fast < slow, "agreeing {fast:?}, disagreeing {slow:?}");
+    }
+
+    /// Options whose advice door holds `d` before the search starts.
+    fn ready(d: crate::advice::Delivered) -> SearchOptions {
+        SearchOptions {
+            advice: Some(std::sync::Arc::new(crate::advice::Ready::new(d))),
+            ..SearchOptions::default()
+        }
     }
 
     use shakmaty::{Chess, Move};

@@ -24,14 +24,8 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Time kept back for the GUI and the pipe.
     pub move_overhead: Duration,
-    /// Centipawns added to lines starting with these root moves (advice
-    /// known before the search starts; also ordered first at the root).
-    pub root_bonus: Vec<(Move, i32)>,
-    /// Evaluation terms from plans known before the search starts.
-    pub plans: Option<crate::advice::Plans>,
-    /// A move strong evidence trusts, known before the search starts.
-    pub trusted: Option<Move>,
-    /// Advice that may arrive during the search.
+    /// The advice door: root bonuses, plans and a trusted move, polled
+    /// before the root moves are ordered and at every iteration.
     pub advice: Option<Arc<dyn RootAdvice>>,
     /// Moves known in positions inside the tree.
     pub tree: Option<Arc<dyn crate::advice::TreeAdvice>>,
@@ -42,9 +36,6 @@ impl Default for SearchOptions {
         SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
-            root_bonus: Vec::new(),
-            plans: None,
-            trusted: None,
             advice: None,
             tree: None,
         }
@@ -131,12 +122,14 @@ impl Engine {
             time: TimeManager::new(limits, root.turn(), options.move_overhead),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             helpers_stop: AtomicBool::new(false),
-            root_bonus: RwLock::new(options.root_bonus.clone()),
-            plans: RwLock::new(options.plans.clone().filter(|p| !p.is_empty()).map(Arc::new)),
-            trusted: RwLock::new(options.trusted),
+            root_bonus: RwLock::new(Vec::new()),
+            plans: RwLock::new(None),
+            trusted: RwLock::new(None),
             advice: options.advice.clone(),
             tree: options.tree.clone(),
         });
+        // Advice already in hand orders the root moves.
+        shared.poll_advice();
 
         let mut main = Searcher::new(&shared, 0, &mut self.history, root, game_keys);
         main.init_root_moves();

@@ -1,8 +1,6 @@
 //! Iterative deepening at the root: aspiration windows, MultiPV, best-move
 //! stability for time management, and the root move loop.
 
-use std::sync::Arc;
-
 use shakmaty::{Move, Position};
 
 use crate::board;
@@ -176,17 +174,7 @@ impl Searcher<'_> {
         while depth <= max_depth {
             self.root_depth = depth;
             if self.is_main() {
-                if let Some(new) = self.shared.advice.as_ref().and_then(|a| a.poll()) {
-                    if let Ok(mut b) = self.shared.root_bonus.write() {
-                        *b = new.bonuses;
-                    }
-                    if let (Some(p), Ok(mut plans)) = (new.plans, self.shared.plans.write()) {
-                        *plans = (!p.is_empty()).then(|| Arc::new(p));
-                    }
-                    if let (Some(t), Ok(mut trusted)) = (new.trusted, self.shared.trusted.write()) {
-                        *trusted = Some(t);
-                    }
-                }
+                self.shared.poll_advice();
             }
             if let Ok(b) = self.shared.root_bonus.read() {
                 self.root_bonus.clone_from(&b);

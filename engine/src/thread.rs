@@ -45,6 +45,23 @@ impl Shared {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Relaxed)).sum()
     }
+
+    /// Polls the advice door (main thread only) and keeps what arrived for
+    /// every thread to read at its next iteration.
+    pub fn poll_advice(&self) {
+        let Some(new) = self.advice.as_ref().and_then(|a| a.poll()) else {
+            return;
+        };
+        if let Ok(mut b) = self.root_bonus.write() {
+            *b = new.bonuses;
+        }
+        if let (Some(p), Ok(mut plans)) = (new.plans, self.plans.write()) {
+            *plans = (!p.is_empty()).then(|| Arc::new(p));
+        }
+        if let (Some(t), Ok(mut trusted)) = (new.trusted, self.trusted.write()) {
+            *trusted = Some(t);
+        }
+    }
 }
 
 /// Triangular principal-variation table.

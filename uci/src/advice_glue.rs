@@ -8,8 +8,8 @@ use std::time::Duration;
 use crossbeam_channel::Receiver;
 use mach_advisor::advice::Advice;
 use mach_advisor::book::{self, BookMove, BookRules};
-use mach_advisor::service::{Answer, Response};
 use mach_advisor::chunks::plans::PlanTerm;
+use mach_advisor::service::{Answer, Response};
 use mach_engine::advice::{Delivered, Plans, RootAdvice};
 use mach_engine::board;
 use shakmaty::Move;
@@ -311,7 +311,10 @@ mod tests {
             plans: false,
             time: true,
         };
-        assert_eq!(trusted(&a, w).map(|m| board::uci(m, false)), Some("e2e4".into()));
+        assert_eq!(
+            trusted(&a, w).map(|m| board::uci(m, false)),
+            Some("e2e4".into())
+        );
         w.time = false;
         assert!(trusted(&a, w).is_none(), "AdvisorTime off");
         w.time = true;
@@ -322,7 +325,10 @@ mod tests {
         assert!(trusted(&a, w).is_none(), "too small a share");
         a.moves[0].weight = 1.0;
         a.exact = false;
-        assert!(trusted(&a, w).is_none(), "similar positions are not trusted");
+        assert!(
+            trusted(&a, w).is_none(),
+            "similar positions are not trusted"
+        );
     }
 
     #[test]

@@ -174,7 +174,13 @@ mod tests {
             row(false, 0.2, 1, 0.2, false),
         ];
         let t = table(&rows);
-        assert!(t.contains("exact                2 positions  top-1 = played  50.0%"), "{t}");
-        assert!(t.contains("similar              1 positions  top-1 = played   0.0%"), "{t}");
+        assert!(
+            t.contains("exact                2 positions  top-1 = played  50.0%"),
+            "{t}"
+        );
+        assert!(
+            t.contains("similar              1 positions  top-1 = played   0.0%"),
+            "{t}"
+        );
     }
 }

@@ -78,9 +78,13 @@ pub fn run(a: &Args) -> Result<(), String> {
         };
         let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
             .expect("a valid header");
+        // The page is whole before it is sent: a Content-Length, never
+        // chunks (tiny_http chunks bodies over 32 KB, which plain clients
+        // and scripts reading the socket to its end get wrong).
         let resp = tiny_http::Response::from_string(page)
             .with_status_code(status)
-            .with_header(header);
+            .with_header(header)
+            .with_chunked_threshold(usize::MAX);
         if let Err(e) = req.respond(resp) {
             log::warn!("explore: cannot answer {url}: {e}");
         }

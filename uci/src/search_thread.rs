@@ -12,6 +12,7 @@ use crossbeam_channel::{Receiver, Sender};
 use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::search::QueryOptions;
 use mach_advisor::service::{Request, Response};
+use mach_engine::advice::{Delivered, Ready};
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions, Silent};
 use shakmaty::{Chess, Move, Position};
 
@@ -84,11 +85,13 @@ pub fn run(mut job: Job) -> Engine {
             match advice_glue::wait_advice(&w.rx, w.id, w.advice_budget) {
                 Some(Ok(a)) => {
                     info_string(&advice_glue::describe(&a, job.chess960));
-                    job.options.root_bonus = advice_glue::bonuses(&a, job.weights);
-                    job.options.plans = advice_glue::plans(&a, job.weights);
-                    job.options.trusted = advice_glue::trusted(&a, job.weights);
-                    // Delivered here: the poller would find nothing more.
-                    job.options.advice = None;
+                    // Delivered here, before the search: the poller would
+                    // find nothing more.
+                    job.options.advice = Some(Arc::new(Ready::new(Delivered {
+                        bonuses: advice_glue::bonuses(&a, job.weights),
+                        plans: advice_glue::plans(&a, job.weights),
+                        trusted: advice_glue::trusted(&a, job.weights),
+                    })));
                 }
                 Some(Err(e)) => {
                     log::warn!("advisor: {e}");

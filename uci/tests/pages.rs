@@ -297,8 +297,7 @@ fn the_advice_page_has_one_arrow_per_suggested_move_and_a_board_per_game() {
 }
 
 #[test]
-fn a_position_no_game_reached_gets_advice_from_similar_ones_with_bonuses_only_above_the_minimum_share(
-) {
+fn a_position_no_game_reached_gets_advice_from_similar_ones_and_by_default_no_bonus() {
     // 9.h4 Bg4 in the Ruy Lopez: no game of the index played it.
     let dir = temp("similar");
     let page = advise_page(&dir, &format!("{RUY_LOPEZ_BEFORE_H3} h2h4 c8g4"));
@@ -310,16 +309,11 @@ fn a_position_no_game_reached_gets_advice_from_similar_ones_with_bonuses_only_ab
     let rows: Vec<&str> = table.split("<tr>").skip(2).collect();
     assert!(rows.len() >= 2, "{table}");
     assert!(rows.iter().all(|r| r.contains(">similar<")), "{table}");
-    assert!(
-        rows[0].contains(" cp<"),
-        "the top move gets a bonus: {}",
-        rows[0]
-    );
-    let last = rows.last().unwrap();
-    assert!(
-        last.contains(">-</td></tr>"),
-        "a small share gets none: {last}"
-    );
+    // AdviceSimilarWeight is 0 by default (the calibration in the README):
+    // no row earns a bonus, whatever its share.
+    for r in &rows {
+        assert!(r.contains(">-</td></tr>"), "no bonus: {r}");
+    }
     let query = section(&html, "id=\"query\"", "</svg>");
     assert_eq!(count(query, "class=\"arrow\""), rows.len());
 }

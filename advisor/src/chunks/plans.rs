@@ -41,7 +41,11 @@ pub fn plan_terms(plan: &str, board: &Board) -> Vec<PlanTerm> {
     let Some((name, rest)) = plan.split_once('(') else {
         return Vec::new();
     };
-    let args: Vec<&str> = rest.trim_end_matches(')').split(',').map(str::trim).collect();
+    let args: Vec<&str> = rest
+        .trim_end_matches(')')
+        .split(',')
+        .map(str::trim)
+        .collect();
     let side = match args.first() {
         Some(&"white") => Color::White,
         Some(&"black") => Color::Black,
@@ -66,9 +70,9 @@ pub fn plan_terms(plan: &str, board: &Board) -> Vec<PlanTerm> {
             .collect()
     };
     let ring = |c: Color| {
-        board
-            .king_of(c)
-            .map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k) | Bitboard::from(k))
+        board.king_of(c).map_or(Bitboard::EMPTY, |k| {
+            attacks::king_attacks(k) | Bitboard::from(k)
+        })
     };
     let their_king = ring(!side);
     match name {
@@ -76,7 +80,9 @@ pub fn plan_terms(plan: &str, board: &Board) -> Vec<PlanTerm> {
         "PutRooks" | "RookTo" | "RookBehind" | "Double" | "OpenFile" | "Contest" => {
             good(ROOK, squares)
         }
-        "Invade" if args.is_empty() => good(ROOK, Bitboard::from(side.relative_rank(Rank::Seventh))),
+        "Invade" if args.is_empty() => {
+            good(ROOK, Bitboard::from(side.relative_rank(Rank::Seventh)))
+        }
         "Invade" => good(ROOK, squares),
         "QueenTo" => good(QUEEN, squares),
         "KingTo" => good(KING, squares),
@@ -94,7 +100,10 @@ pub fn plan_terms(plan: &str, board: &Board) -> Vec<PlanTerm> {
             good(KING, Bitboard::from(sq))
         }
         "ActivateKing" => good(KING, CENTRE),
-        "Centralise" => good(MINORS, CENTRE & !Bitboard::from(side.relative_rank(Rank::First))),
+        "Centralise" => good(
+            MINORS,
+            CENTRE & !Bitboard::from(side.relative_rank(Rank::First)),
+        ),
         "Reroute" => reroute(args, board, side),
         "Keep" | "KeepPawns" | "Luft" | "Advance" | "Push" | "Break" | "PawnStorm"
         | "MinorityAttack" => good(PAWN, squares),
