@@ -47,13 +47,10 @@ pub fn file_squares(file: u32) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, CastlingMode, Square};
+    use shakmaty::Square;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        crate::board::from_fen(fen, false).unwrap()
     }
 
     #[test]

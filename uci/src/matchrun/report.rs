@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use super::stats::{EloModel, Sprt, Verdict};
+use super::stats::Sprt;
+use super::summary::sprt_line;
 use super::tally::Tally;
 use super::types::Played;
 use crate::html::match_page::{GameLine, Report};
@@ -12,26 +13,6 @@ use crate::html::match_page::{GameLine, Report};
 pub struct HtmlReport {
     path: PathBuf,
     report: Mutex<Report>,
-}
-
-/// The SPRT's state in one line, as the summary prints it.
-fn sprt_line(s: Sprt, t: &Tally) -> String {
-    let (lo, hi) = s.bounds();
-    format!(
-        "{} elo0 {} elo1 {}: llr {:.2} ({lo:.2}, {hi:.2}) {}",
-        match s.model {
-            EloModel::Normalized => "normalized",
-            EloModel::Logistic => "logistic",
-        },
-        s.elo0,
-        s.elo1,
-        s.llr(&t.penta),
-        match s.verdict(&t.penta) {
-            Verdict::H0 => "H0 accepted",
-            Verdict::H1 => "H1 accepted",
-            Verdict::Continue => "undecided",
-        }
-    )
 }
 
 impl HtmlReport {

@@ -43,26 +43,30 @@ pub fn print(
         t.penta.0, names[0]
     );
     if let Some(s) = sprt {
-        let (lo, hi) = s.bounds();
-        let verdict = match s.verdict(&t.penta) {
-            Verdict::H0 => "H0 accepted",
-            Verdict::H1 => "H1 accepted",
-            Verdict::Continue => "undecided",
-        };
-        println!(
-            "sprt      {} elo0 {} elo1 {}: llr {:.2} ({:.2}, {:.2}) {verdict}",
-            match s.model {
-                EloModel::Normalized => "normalized",
-                EloModel::Logistic => "logistic",
-            },
-            s.elo0,
-            s.elo1,
-            s.llr(&t.penta),
-            lo,
-            hi
-        );
+        println!("sprt      {}", sprt_line(s, t));
     }
     for (k, n) in &t.terminations {
         println!("ended     {n} x {k}");
     }
+}
+
+/// The SPRT's state in one line: `normalized elo0 0 elo1 20: llr -3.03
+/// (-2.94, 2.94) H0 accepted` (the summary and the report page).
+pub fn sprt_line(s: Sprt, t: &Tally) -> String {
+    let (lo, hi) = s.bounds();
+    format!(
+        "{} elo0 {} elo1 {}: llr {:.2} ({lo:.2}, {hi:.2}) {}",
+        match s.model {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        },
+        s.elo0,
+        s.elo1,
+        s.llr(&t.penta),
+        match s.verdict(&t.penta) {
+            Verdict::H0 => "H0 accepted",
+            Verdict::H1 => "H1 accepted",
+            Verdict::Continue => "undecided",
+        }
+    )
 }
