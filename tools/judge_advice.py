@@ -11,7 +11,7 @@ advisor and once with it; where the moves differ, Stockfish at a fixed depth
 scores both. Needs python-chess (`pip install chess`) and Debian's stockfish.
 
     python3 tools/judge_advice.py GAMES.pgn [--positions 300] [--weight 40]
-        [--similar-weight 40] [--nodes 20000] [--depth 16]
+        [--similar-weight 0] [--nodes 20000] [--depth 16]
         [--plain-option NAME=VALUE ...] [--advised-option NAME=VALUE ...]
 
 With --plain-option Advisor=true --advised-option AdvisorPlans=true it
@@ -35,7 +35,7 @@ def main():
     ap.add_argument("--index", default=os.environ.get(
         "MACH_INDEX", os.path.expanduser("~/.local/share/mach/gm2700-classical-4000")))
     ap.add_argument("--weight", type=int, default=40, help="AdviceWeight")
-    ap.add_argument("--similar-weight", type=int, default=40, help="AdviceSimilarWeight")
+    ap.add_argument("--similar-weight", type=int, default=0, help="AdviceSimilarWeight (the engine's default)")
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--nodes", type=int, default=20000)
     ap.add_argument("--depth", type=int, default=16, help="Stockfish's depth")
