@@ -1,13 +1,33 @@
-//! Per-thread move-ordering memory: killer moves, counter moves and the
-//! butterfly history of quiet moves.
+//! Per-thread move-ordering memory: killer moves, counter moves, the
+//! butterfly history of quiet moves, continuation histories (how good a
+//! quiet move was after a given move one and two plies before) and the
+//! capture history.
 
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Role};
 
 use crate::moves::{encode, MoveCode, NO_MOVE};
 use crate::score::MAX_PLY;
 
 /// History scores saturate at this magnitude ("history gravity").
 pub const HISTORY_MAX: i32 = 16_384;
+
+/// Pieces (colour and role) times target squares: the index of a move in
+/// the continuation and capture histories.
+const PIECE_TO: usize = 12 * 64;
+
+/// A move as "this piece to this square", the key of the continuation history.
+pub type PieceTo = u16;
+
+/// The piece-to index of `m` played by `side`.
+#[inline]
+pub fn piece_to(side: Color, m: Move) -> PieceTo {
+    let piece = side as usize * 6 + m.role() as usize - 1;
+    (piece * 64 + m.to() as usize) as PieceTo
+}
+
+/// The piece-to keys of the moves one and two plies before a node (`None`
+/// at the root, after a null move, or beyond the start of the search).
+pub type Conts = [Option<PieceTo>; 2];
 
 pub struct History {
     /// Two quiet moves per ply that caused a beta cutoff.
@@ -16,6 +36,11 @@ pub struct History {
     butterfly: Box<[[[i32; 64]; 64]; 2]>,
     /// [piece role][to] of the previous move: the quiet reply that refuted it.
     counters: [[MoveCode; 64]; 7],
+    /// [earlier move's piece-to][quiet move's piece-to], flattened: how a
+    /// quiet move did after that earlier move (one or two plies back).
+    cont: Vec<i16>,
+    /// [capturing move's piece-to][captured role]: how a capture did.
+    captures: Vec<i16>,
 }
 
 impl Default for History {
@@ -24,6 +49,8 @@ impl Default for History {
             killers: [[NO_MOVE; 2]; MAX_PLY + 8],
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             counters: [[NO_MOVE; 64]; 7],
+            cont: vec![0; PIECE_TO * PIECE_TO],
+            captures: vec![0; PIECE_TO * 6],
         }
     }
 }
@@ -32,15 +59,57 @@ fn from_to(m: Move) -> (usize, usize) {
     (m.from().map_or(0, |s| s as usize), m.to() as usize)
 }
 
+/// The role a capture takes (a pawn for en passant, a queen promotion's
+/// pawn push counts as taking nothing).
+fn captured(m: Move) -> usize {
+    match m {
+        Move::EnPassant { .. } => Role::Pawn as usize - 1,
+        _ => m.capture().map_or(0, |r| r as usize - 1),
+    }
+}
+
+/// Moves `h` towards `bonus`, less the closer it is to saturation.
+#[inline]
+fn gravity(h: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += b - *h * b.abs() / HISTORY_MAX;
+}
+
+/// `gravity` for the 16-bit tables.
+#[inline]
+fn gravity16(h: &mut i16, bonus: i32) {
+    let mut v = *h as i32;
+    gravity(&mut v, bonus);
+    *h = v as i16;
+}
+
 impl History {
     pub fn clear(&mut self) {
         *self = History::default();
     }
 
+    /// Butterfly history of a quiet move.
     #[inline]
     pub fn quiet(&self, side: Color, m: Move) -> i32 {
         let (f, t) = from_to(m);
         self.butterfly[side as usize][f][t]
+    }
+
+    /// Continuation histories of a quiet move after the moves in `conts`.
+    #[inline]
+    pub fn continuation(&self, side: Color, m: Move, conts: Conts) -> i32 {
+        let pt = piece_to(side, m) as usize;
+        conts
+            .iter()
+            .flatten()
+            .map(|&c| self.cont[c as usize * PIECE_TO + pt] as i32)
+            .sum()
+    }
+
+    /// Capture history of a capture or promotion.
+    #[inline]
+    pub fn capture(&self, side: Color, m: Move) -> i32 {
+        self.captures[piece_to(side, m) as usize * 6 + captured(m)] as i32
     }
 
     pub fn counter(&self, prev: Option<Move>) -> MoveCode {
@@ -50,12 +119,15 @@ impl History {
     }
 
     /// Rewards `best` (a quiet move that failed high) and punishes the quiet
-    /// moves tried before it, by `bonus` scaled towards saturation.
+    /// moves tried before it, by `bonus` scaled towards saturation, in the
+    /// butterfly and continuation histories; records killer and counter.
+    #[allow(clippy::too_many_arguments)]
     pub fn update_quiet(
         &mut self,
         side: Color,
         ply: usize,
         prev: Option<Move>,
+        conts: Conts,
         best: Move,
         tried: &[Move],
         bonus: i32,
@@ -69,19 +141,39 @@ impl History {
         if let Some(p) = prev {
             self.counters[p.role() as usize][p.to() as usize] = code;
         }
-        self.add(side, best, bonus);
+        self.add_quiet(side, best, conts, bonus);
         for &m in tried {
             if m != best {
-                self.add(side, m, -bonus);
+                self.add_quiet(side, m, conts, -bonus);
             }
         }
     }
 
-    fn add(&mut self, side: Color, m: Move, bonus: i32) {
+    /// Rewards `best` (a capture that failed high, if it is one) and
+    /// punishes the captures tried before it.
+    pub fn update_captures(&mut self, side: Color, best: Option<Move>, tried: &[Move], bonus: i32) {
+        if let Some(b) = best {
+            self.add_capture(side, b, bonus);
+        }
+        for &m in tried {
+            if Some(m) != best {
+                self.add_capture(side, m, -bonus);
+            }
+        }
+    }
+
+    fn add_quiet(&mut self, side: Color, m: Move, conts: Conts, bonus: i32) {
         let (f, t) = from_to(m);
-        let h = &mut self.butterfly[side as usize][f][t];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += b - *h * b.abs() / HISTORY_MAX;
+        gravity(&mut self.butterfly[side as usize][f][t], bonus);
+        let pt = piece_to(side, m) as usize;
+        for &c in conts.iter().flatten() {
+            gravity16(&mut self.cont[c as usize * PIECE_TO + pt], bonus);
+        }
+    }
+
+    fn add_capture(&mut self, side: Color, m: Move, bonus: i32) {
+        let i = piece_to(side, m) as usize * 6 + captured(m);
+        gravity16(&mut self.captures[i], bonus);
     }
 
     /// Halves every score (between moves, so old knowledge fades).
@@ -93,6 +185,50 @@ impl History {
                 }
             }
         }
+        for h in self.cont.iter_mut().chain(self.captures.iter_mut()) {
+            *h /= 2;
+        }
         self.killers = [[NO_MOVE; 2]; MAX_PLY + 8];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position, Square};
+
+    fn mv(pos: &Chess, from: Square, to: Square) -> Move {
+        *pos.legal_moves()
+            .iter()
+            .find(|m| m.from() == Some(from) && m.to() == to)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_quiet_move_that_refuted_a_move_scores_higher_after_that_move_only() {
+        let pos = Chess::default();
+        let e4 = mv(&pos, Square::E2, Square::E4);
+        let nf3 = mv(&pos, Square::G1, Square::F3);
+        let d4 = mv(&pos, Square::D2, Square::D4);
+        let mut h = History::default();
+        let after_e4 = [Some(piece_to(Color::Black, e4)), None];
+        let after_d4 = [Some(piece_to(Color::Black, d4)), None];
+        h.update_quiet(Color::White, 2, None, after_e4, nf3, &[d4], 400);
+        assert!(h.continuation(Color::White, nf3, after_e4) > 0);
+        assert!(h.continuation(Color::White, d4, after_e4) < 0);
+        assert_eq!(h.continuation(Color::White, nf3, after_d4), 0);
+    }
+
+    #[test]
+    fn capture_history_rewards_the_capture_that_cut_and_punishes_the_others() {
+        let pos = crate::board::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+        let exd5 = mv(&pos, Square::E4, Square::D5);
+        let e5 = mv(&pos, Square::E4, Square::E5);
+        let mut h = History::default();
+        h.update_captures(Color::White, Some(exd5), &[exd5], 300);
+        assert!(h.capture(Color::White, exd5) > 0);
+        h.update_captures(Color::White, None, &[exd5], 600);
+        assert!(h.capture(Color::White, exd5) < 0);
+        assert_eq!(h.capture(Color::White, e5), 0);
     }
 }

@@ -4,6 +4,7 @@
 use shakmaty::{Move, Position};
 
 use crate::board;
+use crate::history::piece_to;
 use crate::ordering::{is_tactical, MovePicker};
 use crate::params::*;
 use crate::report::{Info, Reporter};
@@ -37,6 +38,7 @@ impl Searcher<'_> {
             self.hist,
             0,
             None,
+            [None, None],
         );
         let only = &self.shared.limits.searchmoves;
         // Advice known up front goes first (best-supported first), then the usual order.
@@ -97,6 +99,7 @@ impl Searcher<'_> {
             let gives_check = child.is_check();
             let new_depth = depth - 1 + gives_check as i32;
             self.stack[0].mv = Some(m);
+            self.stack[0].cont = Some(piece_to(root.turn(), m));
             self.keys.push(child_key);
             self.seldepth = 0;
             let mut score;

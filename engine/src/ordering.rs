@@ -1,11 +1,12 @@
 //! Move ordering: the TT move first, then winning captures and queen
-//! promotions by MVV-LVA, killers, the counter move, quiet moves by history,
-//! and losing captures last. Moves are picked one at a time (selection sort),
+//! promotions by MVV-LVA and capture history, killers, the counter move,
+//! quiet moves by butterfly and continuation history, and losing captures
+//! last. Moves are picked one at a time (selection sort),
 //! because a cutoff usually comes early and the rest never need sorting.
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use crate::history::History;
+use crate::history::{Conts, History};
 use crate::moves::{encode, MoveCode};
 use crate::see::{see_ge, value};
 
@@ -17,6 +18,9 @@ const KILLER_1: i32 = 1_000_002;
 const KILLER_2: i32 = 1_000_001;
 const COUNTER: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -2_000_000;
+/// Capture history over this reorders captures of victims of about equal
+/// value (MVV-LVA steps are 16 per centipawn of victim).
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
 /// A capture, an en passant capture or a promotion.
 #[inline]
@@ -65,6 +69,7 @@ impl MovePicker {
         hist: &History,
         ply: usize,
         prev: Option<Move>,
+        conts: Conts,
     ) -> MovePicker {
         let killers = hist.killers[ply];
         let counter = hist.counter(prev);
@@ -76,10 +81,11 @@ impl MovePicker {
                 TT_MOVE
             } else if is_tactical(m) {
                 let under = m.promotion().is_some_and(|r| r != Role::Queen);
+                let h = hist.capture(side, m) / CAPTURE_HISTORY_DIVISOR;
                 if !under && (obviously_good(m) || see_ge(pos, m, 0)) {
-                    GOOD_CAPTURE + mvv_lva(m)
+                    GOOD_CAPTURE + mvv_lva(m) + h
                 } else {
-                    BAD_CAPTURE + mvv_lva(m)
+                    BAD_CAPTURE + mvv_lva(m) + h
                 }
             } else if code == killers[0] {
                 KILLER_1
@@ -88,7 +94,7 @@ impl MovePicker {
             } else if code == counter {
                 COUNTER
             } else {
-                hist.quiet(side, m)
+                hist.quiet(side, m) + hist.continuation(side, m, conts)
             };
             (m, s)
         }));

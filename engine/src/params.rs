@@ -30,13 +30,19 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 /// LMR divisor (see above).
 pub const LMR_DIVISOR: f64 = 2.25;
-/// History score worth one ply less (or more) reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// History score (butterfly plus the two continuation histories) worth one
+/// ply less (or more) reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 12288;
 
 /// Late move pruning: at most this deep, skip quiet moves after the first few.
 pub const LMP_MAX_DEPTH: i32 = 8;
 /// Late move pruning: quiet moves searched = BASE + depth^2 (halved when not improving).
 pub const LMP_BASE: i32 = 3;
+
+/// Continuation-history pruning of quiet moves at most this deep.
+pub const CONT_PRUNE_MAX_DEPTH: i32 = 3;
+/// A quiet move whose continuation histories sum below -MARGIN * depth is skipped.
+pub const CONT_PRUNE_MARGIN: i32 = 2048;
 
 /// Futility pruning of quiet moves at most this deep.
 pub const FUTILITY_MAX_DEPTH: i32 = 6;

@@ -6,6 +6,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position, Role};
 
 use crate::board;
+use crate::history::{piece_to, Conts};
 use crate::moves::{encode, MoveCode, NO_MOVE};
 use crate::ordering::{is_tactical, MovePicker};
 use crate::params::*;
@@ -86,6 +87,7 @@ impl Searcher<'_> {
         self.stack[ply].eval = eval;
         self.stack[ply].in_check = in_check;
         self.stack[ply].mv = None;
+        self.stack[ply].cont = None;
         // Is the static eval better than two plies ago? Prune less when it is.
         let improving = !in_check
             && ply >= 2
@@ -161,8 +163,12 @@ impl Searcher<'_> {
         } else {
             None
         };
+        let conts: Conts = [
+            ply.checked_sub(1).and_then(|p| self.stack[p].cont),
+            ply.checked_sub(2).and_then(|p| self.stack[p].cont),
+        ];
         let buf = std::mem::take(&mut self.move_bufs[ply]);
-        let mut picker = MovePicker::new(buf, pos, &moves, tt_move, self.hist, ply, prev);
+        let mut picker = MovePicker::new(buf, pos, &moves, tt_move, self.hist, ply, prev, conts);
         // Moves the grandmasters played here: first, never reduced or pruned.
         let shared = self.shared;
         let advised: &[MoveCode] = match &shared.tree {
@@ -177,6 +183,7 @@ impl Searcher<'_> {
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let mut move_count = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
 
@@ -186,12 +193,21 @@ impl Searcher<'_> {
 
             let gives_check = board::gives_check(pos, m);
             let is_advised = !advised.is_empty() && advised.contains(&encode(m));
+            let cont_history = if quiet {
+                self.hist.continuation(pos.turn(), m, conts)
+            } else {
+                0
+            };
 
             // Shallow pruning, never before a move has kept us out of a mate
             // score, never of checks.
             if best_score > -MATE_BOUND && !in_check && !gives_check && !is_advised {
                 if quiet {
                     if depth <= LMP_MAX_DEPTH && move_count as i32 >= lmp_limit {
+                        continue;
+                    }
+                    // A quiet move that has done badly after these moves before.
+                    if depth <= CONT_PRUNE_MAX_DEPTH && cont_history < -CONT_PRUNE_MARGIN * depth {
                         continue;
                     }
                     // Futility: a quiet move that cannot lift a low static eval to alpha.
@@ -218,6 +234,7 @@ impl Searcher<'_> {
             let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
+            self.stack[ply].cont = Some(piece_to(pos.turn(), m));
             self.keys.push(child_key);
 
             let score = if move_count == 1 {
@@ -240,7 +257,7 @@ impl Searcher<'_> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= self.hist.quiet(pos.turn(), m) / LMR_HISTORY_DIVISOR;
+                        r -= (self.hist.quiet(pos.turn(), m) + cont_history) / LMR_HISTORY_DIVISOR;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -282,11 +299,15 @@ impl Searcher<'_> {
                         self.pv.update(ply, m);
                     }
                     if score >= beta {
+                        let bonus =
+                            (HISTORY_BONUS_PER_DEPTH2 * depth * depth).min(HISTORY_BONUS_MAX);
+                        let side = pos.turn();
                         if quiet {
-                            let bonus =
-                                (HISTORY_BONUS_PER_DEPTH2 * depth * depth).min(HISTORY_BONUS_MAX);
                             self.hist
-                                .update_quiet(pos.turn(), ply, prev, m, &quiets, bonus);
+                                .update_quiet(side, ply, prev, conts, m, &quiets, bonus);
+                            self.hist.update_captures(side, None, &captures, bonus);
+                        } else {
+                            self.hist.update_captures(side, Some(m), &captures, bonus);
                         }
                         break;
                     }
@@ -295,6 +316,8 @@ impl Searcher<'_> {
             }
             if quiet && !quiets.is_full() {
                 quiets.push(m);
+            } else if !quiet && !captures.is_full() {
+                captures.push(m);
             }
         }
 

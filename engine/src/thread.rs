@@ -105,6 +105,8 @@ pub(crate) struct StackEntry {
     pub in_check: bool,
     /// Move played from this ply (`None`: not yet, or a null move).
     pub mv: Option<Move>,
+    /// `mv` as a continuation-history key.
+    pub cont: Option<crate::history::PieceTo>,
 }
 
 /// A root move with what the last search of it found.
