@@ -1,20 +1,25 @@
-//! Between the advisor thread and the search: requests for the position
-//! being searched, answers turned into root bonuses, the `info string
-//! advisor` line, and the engine's `RootAdvice` hook.
+//! Between the advisor thread and the search: the [`Memory`] the controller
+//! keeps (advisor options, the thread, requests for the position being
+//! searched), answers turned into root bonuses, the `info string advisor`
+//! line, and the engine's `RootAdvice` hook.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use mach_advisor::advice::Advice;
 use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::chunks::plans::PlanTerm;
-use mach_advisor::service::{Answer, Response};
-use mach_engine::advice::{Delivered, Plans, RootAdvice};
-use mach_engine::board;
-use shakmaty::Move;
+use mach_advisor::search::{Mode, QueryOptions};
+use mach_advisor::service::{AdvisorService, Answer, Request, Response};
+use mach_engine::advice::{Delivered, Plans, RootAdvice, TreeAdvice};
+use mach_engine::{board, Limits};
+use shakmaty::{Chess, Move, Position};
 
+use crate::options::{self, Change};
 use crate::output::info_string;
+use crate::search_thread::Wait;
 
 /// Centipawns for a move every retrieved game agrees on: `exact` when the
 /// games reached this very position, `similar` when they reached similar ones.
@@ -223,10 +228,203 @@ impl RootAdvice for Poller {
 /// advisor thread has built it, then a hash lookup.
 pub struct TreeSlot(pub Arc<std::sync::OnceLock<mach_advisor::tree::TreeTable>>);
 
-impl mach_engine::advice::TreeAdvice for TreeSlot {
+impl TreeAdvice for TreeSlot {
     fn moves(&self, key: u64) -> &[u16] {
         self.0.get().map_or(&[], |t| t.moves(key))
     }
+}
+
+/// With `go depth`/`go nodes`, how long the search waits for advice, so
+/// fixed-depth runs are reproducible (queries take milliseconds).
+const FIXED_SEARCH_ADVICE_BUDGET: Duration = Duration::from_secs(5);
+
+/// The grandmaster memory as the controller keeps it: the advisor options,
+/// the advisor thread once opened, and the requests sent to it.
+pub struct Memory {
+    on: bool,
+    index: PathBuf,
+    /// The advice weights, also handed to the search thread.
+    pub weights: Weights,
+    topk: usize,
+    mode: Mode,
+    /// `AdvisorTree`, and the table the advisor thread fills for the search.
+    tree_on: bool,
+    tree: Option<Arc<TreeSlot>>,
+    service: Option<AdvisorService>,
+    /// Opening the index at `index` failed; not retried until an advisor
+    /// option changes.
+    failed: bool,
+    next_request: u64,
+}
+
+/// What one search gets from the memory once its request is sent.
+pub struct ForSearch {
+    /// The answers it waits for before it starts, if it must.
+    pub wait: Option<Wait>,
+    /// The advice polled during the search (when it does not wait for it).
+    pub advice: Option<Arc<dyn RootAdvice>>,
+    /// The advisor's tree table, with `AdvisorTree`.
+    pub tree: Option<Arc<dyn TreeAdvice>>,
+    /// Where advice for the expected reply is requested after `bestmove`.
+    pub prefetch: (Sender<Request>, QueryOptions),
+}
+
+impl Memory {
+    /// The options' defaults; the index is opened later, by [`Memory::ensure_open`].
+    pub fn new() -> Memory {
+        Memory {
+            on: options::advisor_default(),
+            index: options::default_index(),
+            weights: Weights {
+                exact: options::ADVICE_WEIGHT,
+                similar: options::ADVICE_SIMILAR_WEIGHT,
+                plans: false,
+                time: false,
+            },
+            topk: 30,
+            mode: Mode::default(),
+            tree_on: false,
+            tree: None,
+            service: None,
+            failed: false,
+            next_request: 1,
+        }
+    }
+
+    /// Opens the advisor if it is on and not open yet. A missing, corrupt
+    /// or wrong-version index disables it with an `info string`; the engine
+    /// plays on.
+    pub fn ensure_open(&mut self) {
+        if !self.on || self.service.is_some() || self.failed {
+            return;
+        }
+        let slot = self.tree_on.then(|| Arc::new(std::sync::OnceLock::new()));
+        match AdvisorService::start_with_tree(&self.index, slot.clone()) {
+            Ok(s) => {
+                self.tree = slot.map(|s| Arc::new(TreeSlot(s)));
+                info_string(&format!(
+                    "advisor: {} games, {} positions from {}",
+                    s.games,
+                    s.documents,
+                    self.index.display()
+                ));
+                self.service = Some(s);
+            }
+            Err(e) => {
+                log::warn!("advisor disabled: {e}");
+                info_string(&format!("advisor disabled: {e}"));
+                self.failed = true;
+            }
+        }
+    }
+
+    /// Closes the advisor so the next [`Memory::ensure_open`] opens it afresh.
+    fn reset(&mut self) {
+        self.service = None;
+        self.tree = None;
+        self.failed = false;
+    }
+
+    /// Applies an advisor option; the other options are not its business.
+    pub fn set_option(&mut self, change: Change) {
+        match change {
+            Change::Advisor(on) => {
+                self.on = on;
+                self.failed = false;
+                if !on {
+                    self.service = None;
+                    self.tree = None;
+                }
+            }
+            Change::AdvisorIndex(path) => {
+                self.index = path;
+                self.reset();
+            }
+            Change::AdviceWeight(w) => self.weights.exact = w,
+            Change::AdviceSimilarWeight(w) => self.weights.similar = w,
+            Change::AdvisorTopK(k) => self.topk = k,
+            Change::AdvisorPlans(on) => self.weights.plans = on,
+            Change::AdvisorTime(on) => self.weights.time = on,
+            Change::AdvisorMode(m) => self.mode = m,
+            Change::AdvisorTree(on) if on != self.tree_on => {
+                // Restarted with or without the table at the next `go`.
+                self.tree_on = on;
+                self.reset();
+            }
+            // An unchanged `AdvisorTree`, or not an advisor option.
+            _ => {}
+        }
+    }
+
+    /// Asks about `root` for a search. A fixed-depth/nodes search (`fixed`)
+    /// waits for the advice, so it is reproducible, and so does one that may
+    /// play from the book (`book`; briefly, the answer takes milliseconds);
+    /// any other search polls for it. `None` when the memory is closed or
+    /// its thread is gone.
+    pub fn request_for(
+        &mut self,
+        root: &Chess,
+        limits: &Limits,
+        fixed: bool,
+        book: bool,
+        chess960: bool,
+    ) -> Option<ForSearch> {
+        let svc = self.service.as_ref()?;
+        let query = QueryOptions {
+            k: self.topk,
+            mode: self.mode,
+            ..QueryOptions::default()
+        };
+        let id = self.next_request;
+        self.next_request += 1;
+        let request = Request {
+            id,
+            pos: root.clone(),
+            options: query.clone(),
+            prefetch: false,
+        };
+        svc.sender().send(request).ok()?;
+        let wait = (fixed || book).then(|| Wait {
+            rx: svc.receiver(),
+            id,
+            budget: if fixed {
+                FIXED_SEARCH_ADVICE_BUDGET
+            } else {
+                book_wait(limits, root.turn())
+            },
+            bonuses: fixed,
+            advice_budget: FIXED_SEARCH_ADVICE_BUDGET,
+        });
+        // Also polled during the search, in case the wait above runs out.
+        let advice = (!fixed).then(|| {
+            Arc::new(Poller {
+                rx: svc.receiver(),
+                id,
+                weights: self.weights,
+                chess960,
+                done: Mutex::new(false),
+            }) as Arc<dyn RootAdvice>
+        });
+        Some(ForSearch {
+            wait,
+            advice,
+            tree: self.tree.clone().map(|t| t as Arc<dyn TreeAdvice>),
+            prefetch: (svc.sender(), query),
+        })
+    }
+}
+
+/// How long a timed search waits for the memory's answer before it may play
+/// from the book: 50 ms, but never more than a 40th of the clock left.
+fn book_wait(limits: &Limits, side: shakmaty::Color) -> Duration {
+    let clock = match side {
+        shakmaty::Color::White => limits.wtime,
+        shakmaty::Color::Black => limits.btime,
+    };
+    let cap = clock
+        .or(limits.movetime)
+        .map_or(50, |ms| (ms.max(0) / 40).min(50));
+    Duration::from_millis(cap as u64)
 }
 
 #[cfg(test)]

@@ -11,16 +11,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use std::path::PathBuf;
-
 use crossbeam_channel::{Receiver, Sender};
-use mach_advisor::search::QueryOptions;
-use mach_advisor::service::{AdvisorService, Request};
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
 
-use crate::advice_glue::{self, Poller};
-use crate::search_thread::{self, BookPlay, Job, Wait};
+use crate::advice_glue::Memory;
+use crate::search_thread::{self, BookPlay, Job};
 
 use crate::options::{self, Change};
 use crate::output::{info_string, send};
@@ -55,29 +51,14 @@ pub struct Controller {
     move_overhead: u64,
     multipv: usize,
     chess960: bool,
-    advisor_on: bool,
-    advisor_index: PathBuf,
-    advice_weights: advice_glue::Weights,
-    advisor_topk: usize,
-    advisor_mode: mach_advisor::search::Mode,
-    /// `AdvisorTree`, and the table the advisor thread fills for the search.
-    advisor_tree: bool,
-    tree: Option<Arc<crate::advice_glue::TreeSlot>>,
-    advisor: Option<AdvisorService>,
-    /// Opening the index at `advisor_index` failed; not retried until an
-    /// advisor option changes.
-    advisor_failed: bool,
-    next_request: u64,
+    /// The grandmaster memory: advisor options, thread and requests.
+    memory: Memory,
     own_book: bool,
     book: BookPlay,
     /// The Polyglot book of `BookFile`, and a random state to pick by weight.
     polyglot: Option<mach_advisor::polyglot::Book>,
     rng: u64,
 }
-
-/// With `go depth`/`go nodes`, how long the search waits for advice, so
-/// fixed-depth runs are reproducible (queries take milliseconds).
-const FIXED_SEARCH_ADVICE_BUDGET: Duration = Duration::from_secs(5);
 
 impl Controller {
     /// `tx` is the sending side of the controller's own channel (the search
@@ -95,21 +76,7 @@ impl Controller {
             move_overhead: 30,
             multipv: 1,
             chess960: false,
-            advisor_on: options::advisor_default(),
-            advisor_index: options::default_index(),
-            advice_weights: advice_glue::Weights {
-                exact: crate::options::ADVICE_WEIGHT,
-                similar: crate::options::ADVICE_SIMILAR_WEIGHT,
-                plans: false,
-                time: false,
-            },
-            advisor_topk: 30,
-            advisor_mode: Default::default(),
-            advisor_tree: false,
-            tree: None,
-            advisor: None,
-            advisor_failed: false,
-            next_request: 1,
+            memory: Memory::new(),
             own_book: false,
             polyglot: None,
             rng: std::time::SystemTime::now()
@@ -124,35 +91,8 @@ impl Controller {
         }
     }
 
-    /// Opens the advisor if it is on and not open yet. A missing, corrupt
-    /// or wrong-version index disables it with an `info string`; the engine
-    /// plays on.
-    fn ensure_advisor(&mut self) {
-        if !self.advisor_on || self.advisor.is_some() || self.advisor_failed {
-            return;
-        }
-        let slot = self
-            .advisor_tree
-            .then(|| Arc::new(std::sync::OnceLock::new()));
-        match AdvisorService::start_with_tree(&self.advisor_index, slot.clone()) {
-            Ok(s) => {
-                self.tree = slot.map(|s| Arc::new(crate::advice_glue::TreeSlot(s)));
-                info_string(&format!(
-                    "advisor: {} games, {} positions from {}",
-                    s.games,
-                    s.documents,
-                    self.advisor_index.display()
-                ));
-                self.advisor = Some(s);
-            }
-            Err(e) => {
-                log::warn!("advisor disabled: {e}");
-                info_string(&format!("advisor disabled: {e}"));
-                self.advisor_failed = true;
-            }
-        }
-    }
-
+    /// Handles messages until `quit` (or the channel closes), then ends
+    /// the running search.
     pub fn run(mut self, rx: Receiver<Msg>) {
         while let Ok(msg) = rx.recv() {
             match msg {
@@ -165,7 +105,7 @@ impl Controller {
                     // Loading the advisor's index is what a GUI waits for
                     // with `isready`; mid-search, answer at once.
                     if self.running.is_none() && self.pending.is_empty() {
-                        self.ensure_advisor();
+                        self.memory.ensure_open();
                     }
                     send("readyok")
                 }
@@ -272,10 +212,12 @@ impl Controller {
         Ok(())
     }
 
+    /// The engine, made afresh if a panicked search lost it.
     fn engine(&mut self) -> &mut Engine {
         self.engine.get_or_insert_with(|| Engine::new(16, 1))
     }
 
+    /// Applies a checked option; the advisor's go to the memory.
     fn apply(&mut self, change: Change) {
         match change {
             Change::Hash(mb) => {
@@ -297,35 +239,15 @@ impl Controller {
             Change::MoveOverhead(ms) => self.move_overhead = ms,
             Change::MultiPv(n) => self.multipv = n,
             Change::Chess960(on) => self.chess960 = on,
-            Change::Advisor(on) => {
-                self.advisor_on = on;
-                self.advisor_failed = false;
-                if !on {
-                    self.advisor = None;
-                    self.tree = None;
-                }
-            }
-            Change::AdvisorIndex(path) => {
-                self.advisor_index = path;
-                self.advisor = None;
-                self.tree = None;
-                self.advisor_failed = false;
-            }
-            Change::AdviceWeight(w) => self.advice_weights.exact = w,
-            Change::AdviceSimilarWeight(w) => self.advice_weights.similar = w,
-            Change::AdvisorTopK(k) => self.advisor_topk = k,
-            Change::AdvisorPlans(on) => self.advice_weights.plans = on,
-            Change::AdvisorTime(on) => self.advice_weights.time = on,
-            Change::AdvisorMode(m) => self.advisor_mode = m,
-            Change::AdvisorTree(on) => {
-                if on != self.advisor_tree {
-                    // Restarted with or without the table at the next `go`.
-                    self.advisor_tree = on;
-                    self.advisor = None;
-                    self.tree = None;
-                    self.advisor_failed = false;
-                }
-            }
+            Change::Advisor(_)
+            | Change::AdvisorIndex(_)
+            | Change::AdviceWeight(_)
+            | Change::AdviceSimilarWeight(_)
+            | Change::AdvisorTopK(_)
+            | Change::AdvisorPlans(_)
+            | Change::AdvisorTime(_)
+            | Change::AdvisorMode(_)
+            | Change::AdvisorTree(_) => self.memory.set_option(change),
             Change::OwnBook(on) => self.own_book = on,
             Change::BookFile(None) => self.polyglot = None,
             Change::BookFile(Some(path)) => {
@@ -377,6 +299,7 @@ impl Controller {
         self.keys = keys;
     }
 
+    /// The search limits of `go`, telling the GUI what was ignored.
     fn limits(&self, go: &Go) -> Limits {
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
@@ -449,6 +372,7 @@ impl Controller {
             || self.multipv > 1
     }
 
+    /// Plays from the Polyglot book, or starts a search thread for `go`.
     fn go(&mut self, go: Box<Go>, control: Arc<SearchControl>) {
         let limits = self.limits(&go);
         if let Some(m) = self.polyglot_move(&limits) {
@@ -467,62 +391,23 @@ impl Controller {
             ..SearchOptions::default()
         };
 
-        // Advice: asked for now. A fixed-depth/nodes search waits for it (so
-        // it is reproducible), and so does a search that may play from the
-        // book (briefly: the answer takes milliseconds); any other search
-        // starts at once and takes it when it arrives.
-        self.ensure_advisor();
-        let query = QueryOptions {
-            k: self.advisor_topk,
-            mode: self.advisor_mode,
-            ..QueryOptions::default()
-        };
+        // Advice: asked for now (see `Memory::request_for` for whether the
+        // search waits for it).
+        self.memory.ensure_open();
+        let fixed = go.depth.is_some() || go.nodes.is_some();
+        let may_book = self.book_for(&limits);
         let mut wait = None;
         let mut prefetch = None;
         let mut book = None;
-        if let Some(svc) = &self.advisor {
-            let id = self.next_request;
-            self.next_request += 1;
-            let sent = svc
-                .sender()
-                .send(Request {
-                    id,
-                    pos: self.root.clone(),
-                    options: query.clone(),
-                    prefetch: false,
-                })
-                .is_ok();
-            if sent {
-                book = self.book_for(&limits);
-                let fixed = go.depth.is_some() || go.nodes.is_some();
-                if fixed || book.is_some() {
-                    wait = Some(Wait {
-                        rx: svc.receiver(),
-                        id,
-                        budget: if fixed {
-                            FIXED_SEARCH_ADVICE_BUDGET
-                        } else {
-                            book_wait(&limits, self.root.turn())
-                        },
-                        bonuses: fixed,
-                        advice_budget: FIXED_SEARCH_ADVICE_BUDGET,
-                    });
-                }
-                if !fixed {
-                    // Also polled during the search, in case the wait above runs out.
-                    options.advice = Some(Arc::new(Poller {
-                        rx: svc.receiver(),
-                        id,
-                        weights: self.advice_weights,
-                        chess960,
-                        done: std::sync::Mutex::new(false),
-                    }));
-                }
-                prefetch = Some((svc.sender(), query.clone()));
-                if let Some(t) = &self.tree {
-                    options.tree = Some(t.clone() as Arc<dyn mach_engine::advice::TreeAdvice>);
-                }
-            }
+        let asked =
+            self.memory
+                .request_for(&self.root, &limits, fixed, may_book.is_some(), chess960);
+        if let Some(asked) = asked {
+            book = may_book;
+            wait = asked.wait;
+            options.advice = asked.advice;
+            options.tree = asked.tree;
+            prefetch = Some(asked.prefetch);
         }
         let job = Job {
             engine,
@@ -534,7 +419,7 @@ impl Controller {
             chess960,
             hash_mb: self.hash_mb,
             threads: self.threads,
-            weights: self.advice_weights,
+            weights: self.memory.weights,
             wait,
             book,
             prefetch,
@@ -553,17 +438,4 @@ impl Controller {
             }
         }
     }
-}
-
-/// How long a timed search waits for the memory's answer before it may play
-/// from the book: 50 ms, but never more than a 40th of the clock left.
-fn book_wait(limits: &Limits, side: shakmaty::Color) -> Duration {
-    let clock = match side {
-        shakmaty::Color::White => limits.wtime,
-        shakmaty::Color::Black => limits.btime,
-    };
-    let cap = clock
-        .or(limits.movetime)
-        .map_or(50, |ms| (ms.max(0) / 40).min(50));
-    Duration::from_millis(cap as u64)
 }
