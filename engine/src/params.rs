@@ -21,6 +21,13 @@ pub const NMP_EVAL_DIVISOR: i32 = 200;
 /// From this depth a null-move cutoff is verified by a reduced normal search (zugzwang care).
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 
+/// Singular extensions are tried from this depth.
+pub const SE_MIN_DEPTH: i32 = 7;
+/// The TT entry must be at most this much shallower than the node.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// Singular beta = TT score - MARGIN * depth: every other move must fail below it.
+pub const SE_BETA_MARGIN: i32 = 2;
+
 /// Internal iterative reduction: without a TT move, search one ply less from this depth.
 pub const IIR_MIN_DEPTH: i32 = 4;
 

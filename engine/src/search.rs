@@ -1,6 +1,6 @@
 //! Alpha-beta search below the root: principal variation search with a
 //! transposition table, null move, reverse futility, late move reductions and
-//! pruning, check extensions and mate-distance pruning.
+//! pruning, singular and check extensions, and mate-distance pruning.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position, Role};
@@ -65,10 +65,12 @@ impl Searcher<'_> {
             return alpha;
         }
 
+        // Set while a singular-extension search asks how the other moves do.
+        let excluded = self.stack[ply].excluded;
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.map_or(NO_MOVE, |e| e.mv);
         if let Some(e) = tt {
-            if !pv_node && e.depth >= depth {
+            if !pv_node && excluded.is_none() && e.depth >= depth {
                 let s = from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => return s,
@@ -93,7 +95,7 @@ impl Searcher<'_> {
             && ply >= 2
             && (self.stack[ply - 2].in_check || eval > self.stack[ply - 2].eval);
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: so far above beta that a shallow search will not fall below it.
             if depth <= RFP_MAX_DEPTH
                 && beta.abs() < MATE_BOUND
@@ -188,6 +190,9 @@ impl Searcher<'_> {
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((m, order)) = picker.pick() {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !is_tactical(m);
             let under_promotion = m.promotion().is_some_and(|r| r != Role::Queen);
 
@@ -231,7 +236,46 @@ impl Searcher<'_> {
 
             move_count += 1;
             // Check extension: look one ply further at checks (bounded near the root depth).
-            let extension = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let near_root = ply < 2 * self.root_depth as usize;
+            let mut extension = (gives_check && near_root) as i32;
+            // Singular extension: if every other move fails well below the TT
+            // move's score, the TT move is forced here: look one ply further.
+            if let Some(e) = tt.filter(|e| {
+                depth >= SE_MIN_DEPTH
+                    && near_root
+                    && excluded.is_none()
+                    && e.mv == encode(m)
+                    && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                    && e.bound != Bound::Upper
+                    && from_tt(e.score, ply).abs() < MATE_BOUND
+            }) {
+                let tt_score = from_tt(e.score, ply);
+                let singular_beta = tt_score - SE_BETA_MARGIN * depth;
+                self.stack[ply].excluded = Some(m);
+                let s = self.search(
+                    pos,
+                    key,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    cut_node,
+                );
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if s < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: another move beats beta too.
+                    self.move_bufs[ply] = picker.into_buffer();
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    // The TT move is not the only good move: look less far.
+                    extension -= 1;
+                }
+            }
             let new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(piece_to(pos.turn(), m));
@@ -322,6 +366,12 @@ impl Searcher<'_> {
         }
 
         self.move_bufs[ply] = picker.into_buffer();
+        if excluded.is_some() {
+            // A singular-extension search: no other move reached alpha (or
+            // none was tried). Its result does not go to the TT: it is not
+            // this position's value.
+            return if move_count == 0 { alpha } else { best_score };
+        }
         if move_count == 0 {
             // Every move was pruned: the static eval stands (not in check here).
             return eval;

@@ -107,6 +107,8 @@ pub(crate) struct StackEntry {
     pub mv: Option<Move>,
     /// `mv` as a continuation-history key.
     pub cont: Option<crate::history::PieceTo>,
+    /// The move a singular-extension search leaves out at this ply.
+    pub excluded: Option<Move>,
 }
 
 /// A root move with what the last search of it found.
