@@ -24,6 +24,24 @@ impl EpdPosition {
     pub fn solved_by(&self, m: Move) -> bool {
         (self.best.is_empty() || self.best.contains(&m)) && !self.avoid.contains(&m)
     }
+
+    /// STS points of `m`: the `c8` points at its place among the `c9` moves
+    /// (UCI), 0 for a move not listed; `None` without `c8`/`c9`.
+    pub fn points(&self, m: Move) -> Option<u32> {
+        let op = |name: &str| {
+            self.ops
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.trim_matches('"'))
+        };
+        let (points, moves) = (op("c8")?, op("c9")?);
+        let uci = crate::board::uci(m, false);
+        let found = moves
+            .split_whitespace()
+            .zip(points.split_whitespace())
+            .find(|(u, _)| *u == uci);
+        Some(found.and_then(|(_, p)| p.parse().ok()).unwrap_or(0))
+    }
 }
 
 /// Parses one EPD line; the error says what is wrong with it.
@@ -103,6 +121,12 @@ mod tests {
         assert_eq!(p.ops[0], ("D1".to_string(), "15".to_string()));
         assert_eq!(p.ops[1], ("D2".to_string(), "66".to_string()));
         assert!(parse_line("garbage").is_err());
+        let sts = parse_line(r#"1kr5/3n4/q3p2p/p2n2p1/PppB1P2/5BP1/1P2Q2P/3R2K1 w - - bm f5; id "STS(v1.0) Undermine.001"; c0 "f5=10, Be5+=2, Bf2=3, Bg4=2"; c7 "f5 Be5+ Bf2 Bg4"; c8 "10 2 3 2"; c9 "f4f5 d4e5 d4f2 f3g4";"#).unwrap();
+        let mv = |u: &str| crate::board::parse_uci_move(&sts.pos, u).unwrap();
+        assert_eq!(sts.points(mv("f4f5")), Some(10));
+        assert_eq!(sts.points(mv("d4f2")), Some(3));
+        assert_eq!(sts.points(mv("g1h1")), Some(0));
+        assert_eq!(p.points(mv("f4f5")), None, "no c8/c9: no points");
         assert!(parse_line("8/8/8/8/8/8/8/8 w - - bm e4;").is_err());
     }
 }

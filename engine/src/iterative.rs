@@ -5,7 +5,7 @@ use shakmaty::{Move, Position};
 
 use crate::board;
 use crate::history::piece_to;
-use crate::ordering::{is_tactical, MovePicker};
+use crate::ordering::{is_tactical, MovePicker, Path};
 use crate::params::*;
 use crate::report::{Info, Reporter};
 use crate::score::{is_mate, DisplayScore, INFINITE, MATE_BOUND, MAX_PLY};
@@ -36,9 +36,11 @@ impl Searcher<'_> {
             &legal,
             tt_move,
             self.hist,
-            0,
-            None,
-            [None, None],
+            Path {
+                ply: 0,
+                prev: None,
+                conts: [None, None],
+            },
         );
         let only = &self.shared.limits.searchmoves;
         // Advice known up front goes first (best-supported first), then the usual order.

@@ -43,6 +43,16 @@ pub fn mvv_lva(m: Move) -> i32 {
 /// created or copied at every node).
 pub type ScoredMoves = Vec<(Move, i32)>;
 
+/// Where a node is: its ply and the moves that led to it, which the killer,
+/// counter-move and continuation-history scores are keyed by.
+#[derive(Clone, Copy)]
+pub struct Path {
+    pub ply: usize,
+    /// The move just before (`None` at the root or after a null move).
+    pub prev: Option<Move>,
+    pub conts: Conts,
+}
+
 pub struct MovePicker {
     moves: ScoredMoves,
     next: usize,
@@ -67,12 +77,11 @@ impl MovePicker {
         moves: &MoveList,
         tt_move: MoveCode,
         hist: &History,
-        ply: usize,
-        prev: Option<Move>,
-        conts: Conts,
+        path: Path,
     ) -> MovePicker {
-        let killers = hist.killers[ply];
-        let counter = hist.counter(prev);
+        let killers = hist.killers[path.ply];
+        let counter = hist.counter(path.prev);
+        let conts = path.conts;
         let side = pos.turn();
         buf.clear();
         buf.extend(moves.iter().map(|&m| {

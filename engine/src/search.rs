@@ -8,7 +8,7 @@ use shakmaty::{Chess, Move, Position, Role};
 use crate::board;
 use crate::history::{piece_to, Conts};
 use crate::moves::{encode, MoveCode, NO_MOVE};
-use crate::ordering::{is_tactical, MovePicker};
+use crate::ordering::{is_tactical, MovePicker, Path};
 use crate::params::*;
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::see::see_ge;
@@ -170,7 +170,8 @@ impl Searcher<'_> {
             ply.checked_sub(2).and_then(|p| self.stack[p].cont),
         ];
         let buf = std::mem::take(&mut self.move_bufs[ply]);
-        let mut picker = MovePicker::new(buf, pos, &moves, tt_move, self.hist, ply, prev, conts);
+        let path = Path { ply, prev, conts };
+        let mut picker = MovePicker::new(buf, pos, &moves, tt_move, self.hist, path);
         // Moves the grandmasters played here: first, never reduced or pruned.
         let shared = self.shared;
         let advised: &[MoveCode] = match &shared.tree {

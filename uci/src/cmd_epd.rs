@@ -65,7 +65,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         ..Limits::default()
     };
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; positions.len()]);
+    let results: Mutex<Vec<Option<Solved>>> = Mutex::new(vec![None; positions.len()]);
     let start = Instant::now();
     std::thread::scope(|s| {
         for _ in 0..args.jobs.max(1) {
@@ -81,17 +81,37 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
     });
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    let solved = results.iter().filter(|r| **r == Some(true)).count();
+    let solved = results.iter().flatten().filter(|r| r.ok).count();
     println!(
         "solved {solved}/{} in {:.1} s ({})",
         positions.len(),
         start.elapsed().as_secs_f64(),
         args.file.display()
     );
+    // STS: each position's points (c8/c9), 10 for the best move.
+    let scored: Vec<u32> = results.iter().flatten().filter_map(|r| r.points).collect();
+    if !scored.is_empty() {
+        let got: u32 = scored.iter().sum();
+        let max = 10 * scored.len() as u32;
+        println!(
+            "points {got}/{max} ({:.1}%) over {} positions with c8/c9 points",
+            100.0 * got as f64 / max as f64,
+            scored.len()
+        );
+    }
     Ok(())
 }
 
-fn solve(engine: &mut Engine, p: &EpdPosition, limits: &Limits, quiet: bool) -> bool {
+/// One position's outcome.
+#[derive(Clone, Copy)]
+struct Solved {
+    ok: bool,
+    /// STS points of the move played, if the position has them.
+    points: Option<u32>,
+}
+
+/// Searches one position and says whether the move played solves it.
+fn solve(engine: &mut Engine, p: &EpdPosition, limits: &Limits, quiet: bool) -> Solved {
     engine.clear();
     let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
     let options = SearchOptions {
@@ -112,5 +132,8 @@ fn solve(engine: &mut Engine, p: &EpdPosition, limits: &Limits, quiet: bool) -> 
             r.score
         );
     }
-    ok
+    Solved {
+        ok,
+        points: r.best.and_then(|m| p.points(m)),
+    }
 }

@@ -3,7 +3,7 @@
 //! weight with exact gradients from the linear model.
 
 use super::data::Dataset;
-use super::features::{N_PARAMS, TEMPO_AT};
+use super::features::{MATERIAL_AT, N_PARAMS, PST_AT, TEMPO_AT};
 use super::Rng;
 use mach_engine::psqt::PHASE_MAX;
 
@@ -90,6 +90,35 @@ pub struct Settings {
     /// Step size in centipawns at the start; it falls linearly to a tenth.
     pub lr: f64,
     pub seed: u64,
+    /// Keep the scale of these (start) weights: see `anchor`.
+    pub anchor: Option<Vec<f64>>,
+}
+
+/// Puts back the scale of `start` into `w`: the material values are the
+/// start's, and each piece's square table (middlegame and endgame apart)
+/// keeps the start's mean, so no piece gains or loses value on average.
+/// The search's margins are centipawns that assume a pawn near 100 in both
+/// phases; a free fit on grandmaster games drifts from that scale (the
+/// middlegame shrinks, the endgame grows) and loses games for it.
+pub fn anchor(w: &mut [f64], start: &[f64]) {
+    for r in 0..6 {
+        for ph in 0..2 {
+            let m = 2 * (MATERIAL_AT + r) + ph;
+            w[m] = start[m];
+            // Pawns stand on ranks 2-7 only (table index 8..56).
+            let squares = if r == 0 { 8..56 } else { 0..64 };
+            let n = squares.len() as f64;
+            let at = |sq: usize| 2 * (PST_AT + r * 64 + sq) + ph;
+            let drift: f64 = squares
+                .clone()
+                .map(|sq| w[at(sq)] - start[at(sq)])
+                .sum::<f64>()
+                / n;
+            for sq in squares {
+                w[at(sq)] -= drift;
+            }
+        }
+    }
 }
 
 /// Adam on every weight, mini-batches in a seeded order; `report` is called
@@ -134,6 +163,9 @@ pub fn adam(
                 m[p] = b1 * m[p] + (1.0 - b1) * grad[p];
                 v[p] = b2 * v[p] + (1.0 - b2) * grad[p] * grad[p];
                 w[p] -= lr * (m[p] / c1) / ((v[p] / c2).sqrt() + eps);
+            }
+            if let Some(start) = &s.anchor {
+                anchor(w, start);
             }
         }
         report(epoch + 1, w);
@@ -183,6 +215,7 @@ mod tests {
             batch: 64,
             lr: 2.0,
             seed: 3,
+            anchor: None,
         };
         adam(&d, &mut w, k, &s, |_, _| {});
         let after = loss(&d, &w, k);
@@ -199,6 +232,7 @@ mod tests {
                 batch: 16,
                 lr: 1.0,
                 seed,
+                anchor: None,
             };
             adam(&d, &mut w, 0.01, &s, |_, _| {});
             w
@@ -217,5 +251,41 @@ mod tests {
             loss(&d, &w, k * 1.2) >= l && loss(&d, &w, k / 1.2) >= l,
             "{k}"
         );
+    }
+
+    #[test]
+    fn an_anchored_fit_keeps_every_material_value_and_square_table_mean() {
+        let d = synthetic();
+        let start: Vec<f64> = super::super::features::compiled_weights()
+            .into_iter()
+            .map(f64::from)
+            .collect();
+        let mut w = start.clone();
+        let s = Settings {
+            epochs: 50,
+            batch: 64,
+            lr: 5.0,
+            seed: 3,
+            anchor: Some(start.clone()),
+        };
+        let k = fit_k(&d, &w);
+        let before = loss(&d, &w, k);
+        adam(&d, &mut w, k, &s, |_, _| {});
+        assert!(loss(&d, &w, k) < before, "the anchored fit still learns");
+        let mean = |w: &[f64], r: usize, ph: usize| {
+            let sq = if r == 0 { 8..56 } else { 0..64 };
+            let n = sq.len() as f64;
+            sq.map(|q| w[2 * (PST_AT + r * 64 + q) + ph]).sum::<f64>() / n
+        };
+        for r in 0..6 {
+            for ph in 0..2 {
+                let m = 2 * (MATERIAL_AT + r) + ph;
+                assert_eq!(w[m], start[m]);
+                assert!((mean(&w, r, ph) - mean(&start, r, ph)).abs() < 1e-6);
+            }
+        }
+        let tables = 2 * PST_AT..2 * (PST_AT + 6 * 64);
+        let moved: f64 = tables.map(|p| (w[p] - start[p]).abs()).sum();
+        assert!(moved > 1.0, "the square tables were fitted");
     }
 }

@@ -36,6 +36,11 @@ pub struct Args {
     /// every other weight zero).
     #[arg(long)]
     from_psqt: bool,
+    /// Keep the start's scale: material values fixed, each piece's square
+    /// table at its start's mean (use with --from-psqt; the search's margins
+    /// assume a pawn near 100 in both phases).
+    #[arg(long)]
+    anchor: bool,
     /// Positions per Adam step.
     #[arg(long, default_value_t = 16384)]
     batch: usize,
@@ -150,6 +155,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         batch: args.batch,
         lr: args.lr,
         seed: args.seed,
+        anchor: args.anchor.then(|| w.clone()),
     };
     let fit_clock = Instant::now();
     fit::adam(&train, &mut w, k, &settings, |epoch, w| {
@@ -184,8 +190,9 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.seed
         ),
         format!(
-            "Fit: K = {k:.6}, start {}, Adam {} epochs; loss train {train0:.6} -> {train1:.6}, held-out {held0:.6} -> {held1:.6}.",
+            "Fit: K = {k:.6}, start {}{}, Adam {} epochs; loss train {train0:.6} -> {train1:.6}, held-out {held0:.6} -> {held1:.6}.",
             if args.from_psqt { "psqt.rs" } else { "material only" },
+            if args.anchor { " (anchored: material and square-table means kept)" } else { "" },
             args.epochs
         ),
     ];
