@@ -26,7 +26,8 @@ impl EpdPosition {
     }
 
     /// STS points of `m`: the `c8` points at its place among the `c9` moves
-    /// (UCI), 0 for a move not listed; `None` without `c8`/`c9`.
+    /// (UCI), 0 for a move not listed; `None` without `c8`/`c9`. A move
+    /// listed twice (seven positions of sts1-15-v3 do that) gets its best.
     pub fn points(&self, m: Move) -> Option<u32> {
         let op = |name: &str| {
             self.ops
@@ -36,11 +37,13 @@ impl EpdPosition {
         };
         let (points, moves) = (op("c8")?, op("c9")?);
         let uci = crate::board::uci(m, false);
-        let found = moves
+        let best = moves
             .split_whitespace()
             .zip(points.split_whitespace())
-            .find(|(u, _)| *u == uci);
-        Some(found.and_then(|(_, p)| p.parse().ok()).unwrap_or(0))
+            .filter(|(u, _)| *u == uci)
+            .filter_map(|(_, p)| p.parse().ok())
+            .max();
+        Some(best.unwrap_or(0))
     }
 }
 
@@ -126,6 +129,12 @@ mod tests {
         assert_eq!(sts.points(mv("f4f5")), Some(10));
         assert_eq!(sts.points(mv("d4f2")), Some(3));
         assert_eq!(sts.points(mv("g1h1")), Some(0));
+        let twice = parse_line(r#"1kr5/3n4/q3p2p/p2n2p1/PppB1P2/5BP1/1P2Q2P/3R2K1 w - - bm f5; c8 "10 2 3 7"; c9 "f4f5 d4e5 d4f2 d4f2";"#).unwrap();
+        assert_eq!(
+            twice.points(mv("d4f2")),
+            Some(7),
+            "a move listed twice: its best"
+        );
         assert_eq!(p.points(mv("f4f5")), None, "no c8/c9: no points");
         assert!(parse_line("8/8/8/8/8/8/8/8 w - - bm e4;").is_err());
     }
