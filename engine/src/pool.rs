@@ -60,7 +60,7 @@ impl Pool {
                                 root,
                                 keys,
                             } => {
-                                hist.age();
+                                hist.age_butterfly();
                                 // A panic loses this helper's search, never the thread.
                                 let r = catch_unwind(AssertUnwindSafe(|| {
                                     let mut s = Searcher::new(&shared, id, &mut hist, &root, &keys);
