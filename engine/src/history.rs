@@ -59,8 +59,9 @@ fn from_to(m: Move) -> (usize, usize) {
     (m.from().map_or(0, |s| s as usize), m.to() as usize)
 }
 
-/// The role a capture takes (a pawn for en passant, a queen promotion's
-/// pawn push counts as taking nothing).
+/// The role a capture takes, as 0-5 (a pawn for en passant). A promotion
+/// that takes nothing shares slot 0 with pawn captures: no pawn stands on
+/// the last rank, so the two never meet.
 fn captured(m: Move) -> usize {
     match m {
         Move::EnPassant { .. } => Role::Pawn as usize - 1,
