@@ -29,6 +29,9 @@ pub struct SearchOptions {
     pub advice: Option<Arc<dyn RootAdvice>>,
     /// Moves known in positions inside the tree.
     pub tree: Option<Arc<dyn crate::advice::TreeAdvice>>,
+    /// Limited strength (`UCI_LimitStrength`): a node budget and evaluation
+    /// noise; `None`: full strength.
+    pub strength: Option<crate::strength::Strength>,
 }
 
 impl Default for SearchOptions {
@@ -38,6 +41,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             advice: None,
             tree: None,
+            strength: None,
         }
     }
 }
@@ -115,10 +119,19 @@ impl Engine {
         self.tt.new_search();
         self.history.age();
         let threads = self.threads();
+        // Limited strength: the node budget joins the caller's limits (the
+        // clock still applies), the noise is seeded by the root.
+        let mut limits = limits.clone();
+        if let Some(s) = options.strength {
+            limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
+        }
+        let limits = &limits;
         let shared = Arc::new(Shared {
             tt: self.tt.clone(),
             control: control.clone(),
             limits: limits.clone(),
+            noise: options.strength.map_or(0, |s| s.noise),
+            noise_seed: crate::board::hash(root),
             time: TimeManager::new(limits, root.turn(), options.move_overhead),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             helpers_stop: AtomicBool::new(false),

@@ -24,6 +24,7 @@ pub mod report;
 pub mod score;
 mod search;
 pub mod see;
+pub mod strength;
 mod thread;
 pub mod time;
 pub mod tt;

@@ -20,6 +20,10 @@ pub(crate) struct Shared {
     pub control: Arc<SearchControl>,
     pub limits: Limits,
     pub time: TimeManager,
+    /// Limited strength: each static evaluation is off by up to this many
+    /// centipawns (0: exact), drawn from the position's key and `noise_seed`.
+    pub noise: i32,
+    pub noise_seed: u64,
     /// Nodes searched per thread, published every few thousand nodes.
     pub nodes: Vec<AtomicU64>,
     /// Set when the search is over (by the main thread, or by any thread
@@ -197,14 +201,19 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Static evaluation for the side to move, with this search's plans.
+    /// Static evaluation for the side to move, with this search's plans
+    /// and, at limited strength, its noise.
     #[inline]
     pub fn eval(&self, pos: &Chess) -> i32 {
-        let e = crate::eval::evaluate(pos);
-        match &self.plans {
-            Some(p) => e + crate::plan_eval::score(pos, p),
-            None => e,
+        let mut e = crate::eval::evaluate(pos);
+        if let Some(p) = &self.plans {
+            e += crate::plan_eval::score(pos, p);
         }
+        if self.shared.noise > 0 {
+            let key = crate::board::hash(pos) ^ self.shared.noise_seed;
+            e += crate::strength::noise(key, self.shared.noise);
+        }
+        e
     }
 
     pub fn is_main(&self) -> bool {

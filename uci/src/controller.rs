@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
+use mach_engine::strength::Strength;
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
 
@@ -51,6 +52,9 @@ pub struct Controller {
     move_overhead: u64,
     multipv: usize,
     chess960: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo`.
+    limit_strength: bool,
+    uci_elo: u32,
     /// The grandmaster memory: advisor options, thread and requests.
     memory: Memory,
     own_book: bool,
@@ -76,6 +80,8 @@ impl Controller {
             move_overhead: 30,
             multipv: 1,
             chess960: false,
+            limit_strength: false,
+            uci_elo: mach_engine::strength::MIN_ELO,
             memory: Memory::new(),
             own_book: false,
             polyglot: None,
@@ -239,6 +245,14 @@ impl Controller {
             Change::MoveOverhead(ms) => self.move_overhead = ms,
             Change::MultiPv(n) => self.multipv = n,
             Change::Chess960(on) => self.chess960 = on,
+            Change::LimitStrength(on) => {
+                self.limit_strength = on;
+                self.say_strength();
+            }
+            Change::UciElo(elo) => {
+                self.uci_elo = elo;
+                self.say_strength();
+            }
             Change::Advisor(_)
             | Change::AdvisorIndex(_)
             | Change::AdviceWeight(_)
@@ -297,6 +311,21 @@ impl Controller {
         }
         self.root = pos;
         self.keys = keys;
+    }
+
+    /// The weakening of `UCI_LimitStrength`, if on.
+    fn strength(&self) -> Option<Strength> {
+        self.limit_strength.then(|| Strength::for_elo(self.uci_elo))
+    }
+
+    /// Tells the GUI what a limited strength means in search terms.
+    fn say_strength(&self) {
+        if let Some(s) = self.strength() {
+            info_string(&format!(
+                "UCI_Elo {}: at most {} nodes a move, evaluation noise up to {} cp",
+                self.uci_elo, s.nodes, s.noise
+            ));
+        }
     }
 
     /// The search limits of `go`, telling the GUI what was ignored.
@@ -388,6 +417,7 @@ impl Controller {
         let mut options = SearchOptions {
             multipv: self.multipv,
             move_overhead: Duration::from_millis(self.move_overhead),
+            strength: self.strength(),
             ..SearchOptions::default()
         };
 

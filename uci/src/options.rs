@@ -83,6 +83,20 @@ pub const OPTIONS: &[OptionDef] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
     },
+    // Limited strength (engine/src/strength.rs): a node budget and
+    // evaluation noise, calibrated against Stockfish's UCI_Elo.
+    OptionDef {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    OptionDef {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: mach_engine::strength::MIN_ELO as i64,
+            min: mach_engine::strength::MIN_ELO as i64,
+            max: mach_engine::strength::MAX_ELO as i64,
+        },
+    },
     // Default: on when the default index exists (see `declarations`).
     OptionDef {
         name: "Advisor",
@@ -244,6 +258,8 @@ pub enum Change {
     MoveOverhead(u64),
     MultiPv(usize),
     Chess960(bool),
+    LimitStrength(bool),
+    UciElo(u32),
     Advisor(bool),
     AdvisorIndex(std::path::PathBuf),
     AdviceWeight(i32),
@@ -316,6 +332,10 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         (Kind::Button, "Clear Hash") => Change::ClearHash,
         (Kind::Check { .. }, "Ponder") => Change::Ponder(flag(value)?),
         (Kind::Check { .. }, "UCI_Chess960") => Change::Chess960(flag(value)?),
+        (Kind::Check { .. }, "UCI_LimitStrength") => Change::LimitStrength(flag(value)?),
+        (Kind::Spin { min, max, .. }, "UCI_Elo") => {
+            Change::UciElo(number(value, *min, *max, &mut note)? as u32)
+        }
         (Kind::Check { .. }, "Advisor") => Change::Advisor(flag(value)?),
         (Kind::Path, "AdvisorIndex") => Change::AdvisorIndex(match value {
             None | Some("") | Some("<empty>") => default_index(),

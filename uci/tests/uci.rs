@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{field, pv_first, Engine, LONG};
+use common::{field, pv_first, Engine, HOLD, LONG};
 use shakmaty::{uci::UciMove, CastlingMode, Chess, Position};
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
@@ -625,4 +625,39 @@ fn two_hundred_fifty_six_threads_on_a_small_machine_still_answer_on_time() {
     e.send("setoption name Threads value 1");
     e.send("isready");
     e.expect("readyok after shrinking the pool", LONG, |l| l == "readyok");
+}
+
+#[test]
+fn a_limited_strength_keeps_to_its_node_budget_on_a_long_clock_and_holds_under_infinite() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name UCI_Elo value 1500");
+    e.send("setoption name UCI_LimitStrength value true");
+    let (said, _) = e.expect("the strength's info string", LONG, |l| {
+        l.starts_with("info string UCI_Elo 1500:")
+    });
+    let budget: u64 = said
+        .split_whitespace()
+        .skip_while(|w| *w != "most")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a node budget");
+    e.send("position startpos moves e2e4 e7e5");
+    let t = Instant::now();
+    e.send("go wtime 600000 btime 600000 winc 5000 binc 5000");
+    let (best, before) = e.bestmove(LONG);
+    assert!(t.elapsed() < MS(5000), "{:?}", t.elapsed());
+    assert!(is_legal(&after_moves(&["e2e4", "e7e5"]), &best));
+    let most = before
+        .iter()
+        .filter_map(|l| field(l, "nodes")?.parse::<u64>().ok())
+        .max()
+        .expect("an info line with nodes");
+    assert!(most <= budget.max(100), "{most} nodes > budget {budget}");
+    // Under `go infinite` the budget ends the search but not the wait.
+    e.send("go infinite");
+    e.expect_none("bestmove before stop", HOLD, |l| l.starts_with("bestmove"));
+    e.send("stop");
+    let (best, _) = e.bestmove(LONG);
+    assert!(is_legal(&after_moves(&["e2e4", "e7e5"]), &best));
 }
