@@ -118,9 +118,15 @@ impl Engine {
     ) -> SearchResult {
         self.tt.new_search();
         self.history.age();
-        let threads = self.threads();
+        // A limited search runs on this thread alone: only there is a node
+        // budget exact, and the levels were measured single-threaded.
+        let threads = if options.strength.is_some() {
+            1
+        } else {
+            self.threads()
+        };
         // Limited strength: the node budget joins the caller's limits (the
-        // clock still applies), the noise is seeded by the root.
+        // clock still applies); the noise is seeded by the root and the caller.
         let mut limits = limits.clone();
         if let Some(s) = options.strength {
             limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
@@ -131,7 +137,7 @@ impl Engine {
             control: control.clone(),
             limits: limits.clone(),
             noise: options.strength.map_or(0, |s| s.noise),
-            noise_seed: crate::board::hash(root),
+            noise_seed: crate::board::hash(root) ^ options.strength.map_or(0, |s| s.seed),
             time: TimeManager::new(limits, root.turn(), options.move_overhead),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             helpers_stop: AtomicBool::new(false),
@@ -162,7 +168,9 @@ impl Engine {
             };
         }
 
-        self.pool.start(&shared, root, &Arc::from(game_keys));
+        if threads > 1 {
+            self.pool.start(&shared, root, &Arc::from(game_keys));
+        }
         // The helpers stop when this search ends, even by a panic (or they
         // would search on under `go infinite` and the pool could not be joined).
         let stop_helpers = StopOnDrop(&shared.helpers_stop);

@@ -2,16 +2,22 @@
 //! the search gets a node budget per move and noise on its evaluation.
 //! Both are interpolated between points measured against Stockfish's own
 //! limited levels (README, "Playing at a chosen strength"), so the scale is
-//! Stockfish 15.1's `UCI_Elo` at 10+0.1.
+//! Stockfish 15.1's `UCI_Elo` (measured at 5+0.05; both sides' play there
+//! hardly depends on the clock). A limited search runs on one thread, so
+//! its budget is exact whatever `Threads` says.
 
 /// How a limited search is weakened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {
-    /// Nodes per move at most (the clock still applies).
+    /// Nodes per move at most, except that depth 1 always completes (the
+    /// clock still applies).
     pub nodes: u64,
-    /// Each static evaluation is off by up to this many centipawns, the
-    /// same amount for the same position within one search.
+    /// Each static evaluation is off by up to this many centipawns, drawn
+    /// from the position and `seed`.
     pub noise: i32,
+    /// Mixed into the noise: a new value for each search varies the play
+    /// between games; a fixed one repeats it.
+    pub seed: u64,
 }
 
 /// `(Elo, nodes per move, evaluation noise)`, strongest last, on the scale
@@ -43,6 +49,7 @@ impl Strength {
         Strength {
             nodes: nodes.round() as u64,
             noise: noise.round() as i32,
+            seed: 0,
         }
     }
 }
@@ -70,7 +77,8 @@ mod tests {
     #[test]
     fn the_measured_points_are_met_exactly_and_the_ends_are_clamped() {
         for &(elo, nodes, noise) in POINTS {
-            assert_eq!(Strength::for_elo(elo), Strength { nodes, noise });
+            let seed = 0;
+            assert_eq!(Strength::for_elo(elo), Strength { nodes, noise, seed });
         }
         assert_eq!(Strength::for_elo(0), Strength::for_elo(MIN_ELO));
         assert_eq!(Strength::for_elo(9999), Strength::for_elo(MAX_ELO));
@@ -105,7 +113,15 @@ mod tests {
     }
 
     fn search_with(strength: Option<Strength>, limits: &crate::Limits) -> crate::SearchResult {
-        let mut engine = crate::Engine::new(8, 1);
+        search_threads(strength, limits, 1)
+    }
+
+    fn search_threads(
+        strength: Option<Strength>,
+        limits: &crate::Limits,
+        threads: usize,
+    ) -> crate::SearchResult {
+        let mut engine = crate::Engine::new(8, threads);
         let control =
             std::sync::Arc::new(crate::SearchControl::new(false, std::time::Instant::now()));
         let options = crate::SearchOptions {
@@ -135,12 +151,16 @@ mod tests {
         let budget = Strength {
             nodes: 3_000,
             noise: 0,
+            seed: 0,
         };
         let r = search_with(Some(budget), &clock);
         assert!(r.nodes > 1_000 && r.nodes <= 3_000, "{}", r.nodes);
         // A `go nodes` below the budget wins.
         let r = search_with(Some(budget), &crate::Limits::nodes(500));
         assert!(r.nodes <= 500, "{}", r.nodes);
+        // More threads do not stretch it: a limited search runs on one.
+        let r = search_threads(Some(budget), &clock, 4);
+        assert!(r.nodes > 1_000 && r.nodes <= 3_000, "{}", r.nodes);
     }
 
     #[test]
@@ -150,6 +170,7 @@ mod tests {
             Some(Strength {
                 nodes: u64::MAX,
                 noise: 0,
+                seed: 0,
             }),
             &depth,
         );
@@ -158,10 +179,14 @@ mod tests {
         let noisy = Strength {
             nodes: u64::MAX,
             noise: 200,
+            seed: 7,
         };
         let a = search_with(Some(noisy), &depth);
         let b = search_with(Some(noisy), &depth);
         assert_eq!((a.score, a.nodes, a.best), (b.score, b.nodes, b.best));
         assert_ne!((a.score, a.nodes), (plain.score, plain.nodes));
+        // Another seed, other noise: games at a limited strength vary.
+        let other = search_with(Some(Strength { seed: 8, ..noisy }), &depth);
+        assert_ne!((a.score, a.nodes), (other.score, other.nodes));
     }
 }

@@ -322,7 +322,8 @@ impl Controller {
     fn say_strength(&self) {
         if let Some(s) = self.strength() {
             info_string(&format!(
-                "UCI_Elo {}: at most {} nodes a move, evaluation noise up to {} cp",
+                "UCI_Elo {}: at most {} nodes a move (depth 1 always completes), \
+                 evaluation noise up to {} cp, one thread, no grandmaster advice",
                 self.uci_elo, s.nodes, s.noise
             ));
         }
@@ -368,11 +369,7 @@ impl Controller {
         if self.polyglot.is_none() || self.analysing(limits) {
             return None;
         }
-        // xorshift64: variety between games, no dependency for it.
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        let r = (self.rng >> 11) as f64 / (1u64 << 53) as f64;
+        let r = (self.random() >> 11) as f64 / (1u64 << 53) as f64;
         let moves = self.polyglot.as_ref()?.moves(&self.root);
         let m = mach_advisor::polyglot::pick_from(&moves, r)?;
         let total: u32 = moves.iter().map(|(_, w)| *w as u32).sum();
@@ -389,6 +386,15 @@ impl Controller {
             list.join(", ")
         ));
         Some(m)
+    }
+
+    /// The next number of an xorshift64: variety between games (book
+    /// picks, noise seeds), no dependency for it.
+    fn random(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
     }
 
     /// Analysis, where no book may answer: infinite, ponder, searchmoves,
@@ -417,7 +423,10 @@ impl Controller {
         let mut options = SearchOptions {
             multipv: self.multipv,
             move_overhead: Duration::from_millis(self.move_overhead),
-            strength: self.strength(),
+            strength: self.strength().map(|s| Strength {
+                seed: self.random(),
+                ..s
+            }),
             ..SearchOptions::default()
         };
 
@@ -429,9 +438,14 @@ impl Controller {
         let mut wait = None;
         let mut prefetch = None;
         let mut book = None;
-        let asked =
+        // A limited strength plays without the advice: its levels were
+        // measured so, and the advice would make it stronger than it says.
+        let asked = if options.strength.is_some() {
+            None
+        } else {
             self.memory
-                .request_for(&self.root, &limits, fixed, may_book.is_some(), chess960);
+                .request_for(&self.root, &limits, fixed, may_book.is_some(), chess960)
+        };
         if let Some(asked) = asked {
             book = may_book;
             wait = asked.wait;
