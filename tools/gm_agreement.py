@@ -77,8 +77,10 @@ def main():
         for i, (ply, board, played) in enumerate(positions(a.pgn, a.first, a.every, a.max_ply)):
             if a.limit and i >= a.limit:
                 break
-            m_off = off.play(board, limit).move
-            m_on = on.play(board, limit).move
+            # A new game each time (`ucinewgame`): both searches start from
+            # an empty table, so only the advice can tell them apart.
+            m_off = off.play(board, limit, game=("off", i)).move
+            m_on = on.play(board, limit, game=("on", i)).move
             for key in ("all", phase(ply)):
                 count[key, "n"] += 1
                 count[key, "off"] += m_off == played
