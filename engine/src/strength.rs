@@ -61,13 +61,17 @@ pub fn noise(key: u64, amplitude: i32) -> i32 {
     if amplitude <= 0 {
         return 0;
     }
-    // splitmix64's finaliser: neighbouring keys give unrelated values.
-    let mut z = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let span = 2 * amplitude as u64 + 1;
+    (splitmix64(key) % span) as i32 - amplitude
+}
+
+/// SplitMix64's step: 64 well-mixed bits from `x` (neighbouring inputs give
+/// unrelated outputs). Also the step of `mach tune`'s seeded generator.
+pub fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    let span = 2 * amplitude as u64 + 1;
-    (z % span) as i32 - amplitude
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]
