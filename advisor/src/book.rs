@@ -87,7 +87,7 @@ impl AdvisorIndex {
         let mover = pos.turn();
         let mut out: Vec<(BookMove, u64, u32)> = Vec::new(); // (move, elo sum, rated games)
         for hit in self.exact(pos) {
-            let (Some(game), Some(code)) = (self.games.get(hit.game), hit.next) else {
+            let (Some(game), Some(code)) = (self.games.head(hit.game), hit.next) else {
                 continue;
             };
             let Some(mv) = decode_move(pos, code as u16) else {

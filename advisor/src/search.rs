@@ -29,24 +29,23 @@ impl AdvisorIndex {
     /// Every game that reached exactly this position, with the ply.
     pub fn exact(&self, pos: &Chess) -> Vec<Hit> {
         let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        let mut out: Vec<Hit> = Vec::new();
-        for e in self.keys.find(key) {
-            if out.iter().any(|h| h.game == e.game) {
-                continue;
-            }
-            let next = self
-                .games
-                .get(e.game)
-                .and_then(|g| g.moves.get(e.ply as usize).map(|&c| c as u64));
-            out.push(Hit {
+        let mut seen = std::collections::HashSet::new();
+        self.keys
+            .find(key)
+            .into_iter()
+            .filter(|e| seen.insert(e.game))
+            .map(|e| Hit {
                 game: e.game,
                 ply: e.ply,
                 score: 0.0,
                 exact: true,
-                next,
-            });
-        }
-        out
+                next: self
+                    .games
+                    .head(e.game)
+                    .and_then(|g| g.move_at(e.ply as usize))
+                    .map(|c| c as u64),
+            })
+            .collect()
     }
 
     /// How alike the best similar position is, in [0, 1]: its BM25 score
@@ -262,7 +261,7 @@ impl AdvisorIndex {
         if o.min_elo.is_none() && o.years.is_none() {
             return true;
         }
-        let Some(g) = self.games.get(game) else {
+        let Some(g) = self.games.head(game) else {
             return false;
         };
         o.min_elo.is_none_or(|m| g.white_elo.min(g.black_elo) >= m)

@@ -112,6 +112,25 @@ impl GameWriter {
     }
 }
 
+/// What the exact lookups need of a game, borrowed from the store.
+#[derive(Clone, Copy, Debug)]
+pub struct GameHead<'a> {
+    pub white_elo: u16,
+    pub black_elo: u16,
+    pub year: u16,
+    pub result: GameResult,
+    /// The move codes, two little-endian bytes each.
+    moves: &'a [u8],
+}
+
+impl GameHead<'_> {
+    /// The move code played at `ply` (0 = the first move), if the game got there.
+    pub fn move_at(&self, ply: usize) -> Option<u16> {
+        let b = self.moves.get(2 * ply..2 * ply + 2)?;
+        Some(u16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
 /// Game headers and moves, read back.
 #[derive(Clone, Debug)]
 pub struct StoredGame {
@@ -159,8 +178,8 @@ struct Cursor<'a> {
     i: usize,
 }
 
-impl Cursor<'_> {
-    fn take(&mut self, n: usize) -> Option<&[u8]> {
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let s = self.b.get(self.i..self.i + n)?;
         self.i += n;
         Some(s)
@@ -200,6 +219,33 @@ impl Games {
 
     pub fn is_empty(&self) -> bool {
         self.offsets.is_empty()
+    }
+
+    /// A game's ratings, year, result and one move, read in place without
+    /// decoding the rest: the exact lookups of a popular position touch tens
+    /// of thousands of games, so this must not allocate.
+    pub fn head(&self, id: u32) -> Option<GameHead<'_>> {
+        let start = *self.offsets.get(id as usize)? as usize;
+        let mut c = Cursor {
+            b: &self.data,
+            i: start,
+        };
+        for _ in 0..4 {
+            let n = c.u16()? as usize;
+            c.take(n)?;
+        }
+        let white_elo = c.u16()?;
+        let black_elo = c.u16()?;
+        let year = c.u16()?;
+        let result = GameResult::from_code(*c.take(1)?.first()?);
+        let n = c.u16()? as usize;
+        Some(GameHead {
+            white_elo,
+            black_elo,
+            year,
+            result,
+            moves: c.take(2 * n)?,
+        })
     }
 
     pub fn get(&self, id: u32) -> Option<StoredGame> {
@@ -361,6 +407,21 @@ mod tests {
             (s.white.as_str(), s.white_elo, s.year),
             ("Kasparov, Garry", 2812, 1999)
         );
+        // The head reads the same fields in place, moves included.
+        let h = games.head(1).unwrap();
+        assert_eq!(
+            (h.white_elo, h.black_elo, h.year, h.result),
+            (2812, 2700, 1999, GameResult::WhiteWins)
+        );
+        assert_eq!(
+            (0..5).map(|i| h.move_at(i)).collect::<Vec<_>>(),
+            s.moves
+                .iter()
+                .map(|&c| Some(c))
+                .chain([None])
+                .collect::<Vec<_>>()
+        );
+        assert!(games.head(2).is_none());
         let (p, next) = s.position_at(2).unwrap();
         assert_eq!(next.unwrap().to_string(), "Ng1-f3");
         assert_eq!(p.fullmoves().get(), 2);

@@ -50,6 +50,10 @@ pub struct Args {
     /// Play the openings in file order instead of a seeded random order.
     #[arg(long)]
     sequential: bool,
+    /// Cut every opening to its first N plies (as cutechess-cli's plies=N), keeping
+    /// each resulting line once; e.g. 6 keeps 3,633 of 8moves_v3's 34,700 lines.
+    #[arg(long, value_name = "N")]
+    plies: Option<usize>,
     /// Games in all (rounded up to pairs).
     #[arg(long, conflicts_with = "rounds")]
     games: Option<u32>,
@@ -273,6 +277,9 @@ fn plan(a: &Args) -> Result<Plan, String> {
             moves: Vec::new(),
         }],
     };
+    if let Some(n) = a.plies {
+        book = openings::cut(book, n);
+    }
     if !a.sequential {
         shuffle(&mut book, a.seed);
     }

@@ -48,6 +48,22 @@ fn san_moves(start: &Chess, text: &str) -> Option<Vec<Move>> {
     Some(out)
 }
 
+/// The openings cut to their first `plies` moves, each distinct line kept
+/// once, in first-seen order (cutechess-cli's `plies=N`): the short starts
+/// of a long suite, where games can still follow known paths.
+pub fn cut(openings: Vec<Opening>, plies: usize) -> Vec<Opening> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for mut o in openings {
+        o.moves.truncate(plies);
+        if seen.insert((o.fen.clone(), o.moves.clone())) {
+            o.name = format!("{} plies", o.moves.len());
+            out.push(o);
+        }
+    }
+    out
+}
+
 /// Every usable opening in `source`; an error if there is none.
 pub fn load(source: &Source, format: Format) -> Result<Vec<Opening>, String> {
     let text = source.read_all().map_err(|e| e.to_string())?;
@@ -105,4 +121,36 @@ pub fn load(source: &Source, format: Format) -> Result<Vec<Opening>, String> {
         return Err(format!("no usable opening in {}", source.name()));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> Opening {
+        Opening {
+            name: text.into(),
+            start: Chess::default(),
+            fen: None,
+            moves: san_moves(&Chess::default(), text).unwrap(),
+        }
+    }
+
+    #[test]
+    fn cutting_openings_keeps_each_short_line_once_in_order() {
+        let book = vec![
+            line("1. e4 e5 2. Nf3 Nc6"),
+            line("1. d4 d5 2. c4"),
+            line("1. e4 e5 2. Bc4"),
+            line("1. e4"),
+        ];
+        let cut2 = cut(book.clone(), 2);
+        assert_eq!(cut2.len(), 3);
+        assert_eq!(cut2[0].moves, line("1. e4 e5").moves);
+        assert_eq!(cut2[1].moves, line("1. d4 d5").moves);
+        assert_eq!(cut2[2].moves, line("1. e4").moves);
+        assert_eq!(cut2[0].name, "2 plies");
+        assert_eq!(cut(book.clone(), 0).len(), 1);
+        assert_eq!(cut(book, 99).len(), 4);
+    }
 }
