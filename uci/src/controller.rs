@@ -83,7 +83,7 @@ impl Controller {
             limit_strength: false,
             uci_elo: mach_engine::strength::MIN_ELO,
             memory: Memory::new(),
-            own_book: false,
+            own_book: true,
             polyglot: None,
             rng: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

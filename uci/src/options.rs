@@ -158,10 +158,10 @@ pub const OPTIONS: &[OptionDef] = &[
         },
     },
     // The exact memory as a book (advisor/src/book.rs); `Advisor=false` turns it off too.
-    // Off by default: it has not passed an SPRT yet (README, "The grandmaster memory").
+    // On: with the advice it passed an SPRT against no memory (README, "The grandmaster memory").
     OptionDef {
         name: "OwnBook",
-        kind: Kind::Check { default: false },
+        kind: Kind::Check { default: true },
     },
     // Any Polyglot book (`mach book` writes one from the index); empty: none.
     OptionDef {

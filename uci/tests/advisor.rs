@@ -240,7 +240,8 @@ fn the_book_plays_the_masters_move_by_any_move_order_and_only_when_allowed() {
         "italian",
         &games(5, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6", "1-0"),
     );
-    let mut e = book_engine(&index, &["setoption name OwnBook value true"]);
+    // OwnBook is on by default.
+    let mut e = book_engine(&index, &[]);
     // Another move order, same position: 1.Nf3 Nc6 2.e4 e5.
     e.send("position startpos moves g1f3 b8c6 e2e4 e7e5");
     e.send("go wtime 60000 btime 60000");
@@ -256,7 +257,7 @@ fn the_book_plays_the_masters_move_by_any_move_order_and_only_when_allowed() {
     );
     assert_eq!(best, "f1c4");
 
-    // OwnBook=false (the default), or Advisor=false: no book move.
+    // OwnBook=false, or Advisor=false: no book move.
     for off in [
         "setoption name OwnBook value false",
         "setoption name Advisor value false",
@@ -425,7 +426,11 @@ fn advisor_tree_shapes_the_search_and_plays_legal_moves() {
     let nodes = |tree: bool| {
         let mut e = book_engine(
             &index,
-            &[&format!("setoption name AdvisorTree value {tree}")],
+            &[
+                &format!("setoption name AdvisorTree value {tree}"),
+                // The position is in the book: search it instead.
+                "setoption name OwnBook value false",
+            ],
         );
         e.send("position startpos moves e2e4 e7e5");
         e.send("go depth 8");

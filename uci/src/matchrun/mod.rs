@@ -50,7 +50,7 @@ pub struct Args {
     /// Play the openings in file order instead of a seeded random order.
     #[arg(long)]
     sequential: bool,
-    /// Cut every opening to its first N plies (as cutechess-cli's plies=N), keeping
+    /// Cut every opening to its first N plies (like cutechess-cli's plies=N), keeping
     /// each resulting line once; e.g. 6 keeps 3,633 of 8moves_v3's 34,700 lines.
     #[arg(long, value_name = "N")]
     plies: Option<usize>,

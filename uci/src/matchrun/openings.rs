@@ -48,16 +48,19 @@ fn san_moves(start: &Chess, text: &str) -> Option<Vec<Move>> {
     Some(out)
 }
 
-/// The openings cut to their first `plies` moves, each distinct line kept
-/// once, in first-seen order (cutechess-cli's `plies=N`): the short starts
-/// of a long suite, where games can still follow known paths.
+/// The openings cut to their first `plies` moves (like cutechess-cli's
+/// `plies=N`), each distinct line kept once, in first-seen order: the short
+/// starts of a long suite, where games can still follow known paths. A line
+/// that was cut is named by its length; the others keep their names.
 pub fn cut(openings: Vec<Opening>, plies: usize) -> Vec<Opening> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for mut o in openings {
-        o.moves.truncate(plies);
+        if o.moves.len() > plies {
+            o.moves.truncate(plies);
+            o.name = format!("{plies} plies");
+        }
         if seen.insert((o.fen.clone(), o.moves.clone())) {
-            o.name = format!("{} plies", o.moves.len());
             out.push(o);
         }
     }
@@ -150,6 +153,7 @@ mod tests {
         assert_eq!(cut2[1].moves, line("1. d4 d5").moves);
         assert_eq!(cut2[2].moves, line("1. e4").moves);
         assert_eq!(cut2[0].name, "2 plies");
+        assert_eq!(cut2[2].name, "1. e4", "a line not cut keeps its name");
         assert_eq!(cut(book.clone(), 0).len(), 1);
         assert_eq!(cut(book, 99).len(), 4);
     }
