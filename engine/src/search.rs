@@ -94,20 +94,53 @@ impl Searcher<'_> {
         let improving = !in_check
             && ply >= 2
             && (self.stack[ply - 2].in_check || eval > self.stack[ply - 2].eval);
+        // What pruning goes by: the TT score where its bound says it is a
+        // better guess than the static eval (the static eval stays what is
+        // stored and compared across plies).
+        // Not in a singular-extension search: this entry's score counts the
+        // excluded move.
+        let est = match tt {
+            Some(e)
+                if !in_check && excluded.is_none() && from_tt(e.score, ply).abs() < MATE_BOUND =>
+            {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Lower if s > eval => s,
+                    Bound::Upper if s < eval => s,
+                    Bound::Exact => s,
+                    _ => eval,
+                }
+            }
+            _ => eval,
+        };
 
         if !pv_node && !in_check && excluded.is_none() {
+            // Razoring: so far below alpha that only captures could help.
+            if depth <= RAZOR_MAX_DEPTH
+                && alpha.abs() < MATE_BOUND
+                && est + RAZOR_BASE + RAZOR_PER_DEPTH2 * depth * depth <= alpha
+            {
+                let s = self.qsearch(pos, key, ply, alpha, alpha + 1);
+                if self.stopped {
+                    return 0;
+                }
+                if s <= alpha {
+                    return s;
+                }
+            }
+
             // Reverse futility: so far above beta that a shallow search will not fall below it.
             if depth <= RFP_MAX_DEPTH
                 && beta.abs() < MATE_BOUND
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && est - RFP_MARGIN * (depth - improving as i32) >= beta
             {
-                return eval;
+                return est;
             }
 
             // Null move: if passing still fails high, a real move will too.
             let last_was_null = ply > 0 && self.stack[ply - 1].mv.is_none();
             if depth >= NMP_MIN_DEPTH
-                && eval >= beta
+                && est >= beta
                 && !last_was_null
                 && ply >= self.nmp_min_ply
                 && beta > -MATE_BOUND
@@ -115,7 +148,7 @@ impl Searcher<'_> {
             {
                 let r = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                    + ((est - beta) / NMP_EVAL_DIVISOR).min(3);
                 if let Some((child, child_key)) = board::null_move(pos) {
                     self.keys.push(child_key);
                     let s = -self.search(
@@ -218,7 +251,7 @@ impl Searcher<'_> {
                     }
                     // Futility: a quiet move that cannot lift a low static eval to alpha.
                     if depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                        && est + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
                     {
                         continue;
                     }
