@@ -86,11 +86,12 @@ impl AdvisorIndex {
     pub fn book(&self, pos: &Chess) -> Vec<BookMove> {
         let mover = pos.turn();
         let mut out: Vec<(BookMove, u64, u32)> = Vec::new(); // (move, elo sum, rated games)
-        for hit in self.exact(pos) {
-            let (Some(game), Some(code)) = (self.games.head(hit.game), hit.next) else {
+        for (e, head) in self.exact_games(pos) {
+            let Some((game, code)) = head.and_then(|g| Some((g, g.move_at(e.ply as usize)?)))
+            else {
                 continue;
             };
-            let Some(mv) = decode_move(pos, code as u16) else {
+            let Some(mv) = decode_move(pos, code) else {
                 continue;
             };
             let i = match out.iter().position(|(b, _, _)| b.mv == mv) {
