@@ -24,7 +24,7 @@ pub struct Args {
     /// Position as FEN.
     #[arg(long, conflicts_with = "moves")]
     fen: Option<String>,
-    /// Position as moves from the start, in UCI notation, space-separated.
+    /// Position as moves from the start, in UCI or SAN notation, space-separated.
     #[arg(long)]
     moves: Option<String>,
     /// Index directory (default: $MACH_INDEX, else the platform's data directory, e.g.
