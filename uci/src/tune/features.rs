@@ -73,6 +73,37 @@ pub fn extract(pos: &Chess) -> Features {
     }
 }
 
+/// Which parameters a fit may change: those of the named groups (all when
+/// `groups` is empty); an unknown name is an error that lists the names.
+pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
+    if groups.is_empty() {
+        return Ok(vec![true; N_PARAMS]);
+    }
+    let mut mask = vec![false; N_PARAMS];
+    for g in groups {
+        let terms = match g.trim() {
+            "material" => MATERIAL_AT..PST_AT,
+            "pst" => PST_AT..MOBILITY_AT,
+            "mobility" => MOBILITY_AT..PAIR_AT,
+            "pair" => PAIR_AT..N_TERMS,
+            "tempo" => {
+                mask[TEMPO_AT] = true;
+                continue;
+            }
+            other => {
+                return Err(format!(
+                    "--fit: unknown group {other:?} (material, pst, mobility, pair, tempo)"
+                ))
+            }
+        };
+        for t in terms {
+            mask[2 * t] = true;
+            mask[2 * t + 1] = true;
+        }
+    }
+    Ok(mask)
+}
+
 /// The weights compiled into the engine today (psqt.rs), as parameters.
 pub fn compiled_weights() -> Vec<i32> {
     let mut w = vec![0; N_PARAMS];

@@ -92,6 +92,8 @@ pub struct Settings {
     pub seed: u64,
     /// Keep the scale of these (start) weights: see `anchor`.
     pub anchor: Option<Vec<f64>>,
+    /// Parameters Adam may change (`features::trainable`); the rest stay.
+    pub trainable: Vec<bool>,
 }
 
 /// Puts back the scale of `start` into `w`: the material values are the
@@ -121,8 +123,8 @@ pub fn anchor(w: &mut [f64], start: &[f64]) {
     }
 }
 
-/// Adam on every weight, mini-batches in a seeded order; `report` is called
-/// after each epoch with its number and the weights.
+/// Adam on the trainable weights (the rest stay), mini-batches in a seeded
+/// order; `report` is called after each epoch with its number and weights.
 pub fn adam(
     d: &Dataset,
     w: &mut [f64],
@@ -159,7 +161,7 @@ pub fn adam(
             }
             step += 1;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
-            for p in 0..N_PARAMS {
+            for p in (0..N_PARAMS).filter(|&p| s.trainable[p]) {
                 m[p] = b1 * m[p] + (1.0 - b1) * grad[p];
                 v[p] = b2 * v[p] + (1.0 - b2) * grad[p] * grad[p];
                 w[p] -= lr * (m[p] / c1) / ((v[p] / c2).sqrt() + eps);
@@ -216,6 +218,7 @@ mod tests {
             lr: 2.0,
             seed: 3,
             anchor: None,
+            trainable: vec![true; N_PARAMS],
         };
         adam(&d, &mut w, k, &s, |_, _| {});
         let after = loss(&d, &w, k);
@@ -233,6 +236,7 @@ mod tests {
                 lr: 1.0,
                 seed,
                 anchor: None,
+                trainable: vec![true; N_PARAMS],
             };
             adam(&d, &mut w, 0.01, &s, |_, _| {});
             w
@@ -267,6 +271,7 @@ mod tests {
             lr: 5.0,
             seed: 3,
             anchor: Some(start.clone()),
+            trainable: vec![true; N_PARAMS],
         };
         let k = fit_k(&d, &w);
         let before = loss(&d, &w, k);
@@ -287,5 +292,31 @@ mod tests {
         let tables = 2 * PST_AT..2 * (PST_AT + 6 * 64);
         let moved: f64 = tables.map(|p| (w[p] - start[p]).abs()).sum();
         assert!(moved > 1.0, "the square tables were fitted");
+    }
+
+    #[test]
+    fn a_fit_of_some_groups_leaves_every_other_weight_as_it_started() {
+        let d = synthetic();
+        let mut w = start();
+        let trainable = super::super::features::trainable(&["pst".into()]).unwrap();
+        let s = Settings {
+            epochs: 50,
+            batch: 64,
+            lr: 5.0,
+            seed: 3,
+            anchor: None,
+            trainable: trainable.clone(),
+        };
+        let k = fit_k(&d, &w);
+        let before = loss(&d, &w, k);
+        adam(&d, &mut w, k, &s, |_, _| {});
+        assert!(loss(&d, &w, k) < before, "the square tables still learn");
+        let start = start();
+        for p in 0..N_PARAMS {
+            if !trainable[p] {
+                assert_eq!(w[p], start[p], "parameter {p} moved");
+            }
+        }
+        assert!(super::super::features::trainable(&["king".into()]).is_err());
     }
 }

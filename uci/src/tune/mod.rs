@@ -47,6 +47,11 @@ pub struct Args {
     /// Adam's first step size in centipawns (falls linearly to a tenth).
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// Fit only these groups of weights, the others stay at the start's
+    /// (comma-separated: material, pst, mobility, pair, tempo; default all),
+    /// e.g. `--from-psqt --fit mobility,pair,tempo`.
+    #[arg(long, value_delimiter = ',')]
+    fit: Vec<String>,
 }
 
 /// SplitMix64: a small seeded generator (sampling, splits, batch order).
@@ -89,6 +94,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     if args.batch == 0 || args.lr.is_nan() || args.lr <= 0.0 {
         return Err("--batch and --lr must be positive".into());
     }
+    let trainable = features::trainable(&args.fit)?;
     let clock = Instant::now();
     let sources = args
         .pgn
@@ -154,6 +160,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         lr: args.lr,
         seed: args.seed,
         anchor: args.anchor.then(|| w.clone()),
+        trainable,
     };
     let fit_clock = Instant::now();
     fit::adam(&train, &mut w, k, &settings, |epoch, w| {
@@ -188,9 +195,10 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.seed
         ),
         format!(
-            "Fit: K = {k:.6}, start {}{}, Adam {} epochs; loss train {train0:.6} -> {train1:.6}, held-out {held0:.6} -> {held1:.6}.",
+            "Fit: K = {k:.6}, start {}{}{}, Adam {} epochs; loss train {train0:.6} -> {train1:.6}, held-out {held0:.6} -> {held1:.6}.",
             if args.from_psqt { "psqt.rs" } else { "material only" },
             if args.anchor { " (anchored: material and square-table means kept)" } else { "" },
+            if args.fit.is_empty() { String::new() } else { format!(", fitted: {} (the rest kept)", args.fit.join(", ")) },
             args.epochs
         ),
     ];
