@@ -85,7 +85,7 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             "material" => MATERIAL_AT..PST_AT,
             "pst" => PST_AT..MOBILITY_AT,
             "mobility" => MOBILITY_AT..PAIR_AT,
-            "pair" => PAIR_AT..N_TERMS,
+            "pair" => PAIR_AT..PAIR_AT + 1,
             "tempo" => {
                 mask[TEMPO_AT] = true;
                 continue;
