@@ -56,7 +56,7 @@ impl Searcher<'_> {
             .map(|(m, _)| m)
             .filter(|m| legal.contains(m))
             .collect();
-        while let Some((m, _)) = picker.pick() {
+        while let Some((m, _)) = picker.pick(self.hist) {
             order.push(m);
         }
         self.root_moves.clear();

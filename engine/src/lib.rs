@@ -25,6 +25,7 @@ pub mod score;
 mod search;
 pub mod see;
 pub mod strength;
+mod tactical;
 mod thread;
 pub mod time;
 pub mod tt;

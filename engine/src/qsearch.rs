@@ -2,7 +2,7 @@
 //! (all evasions when in check) until the position is quiet, so the static
 //! evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
+use shakmaty::{Chess, Position, Role};
 
 use crate::board;
 use crate::moves::{encode, NO_MOVE};
@@ -10,26 +10,9 @@ use crate::ordering::MovePicker;
 use crate::params::DELTA_MARGIN;
 use crate::score::{from_tt, mated_in, to_tt, INFINITE, MAX_PLY};
 use crate::see::{see_ge, value};
+use crate::tactical::tactical_moves;
 use crate::thread::Searcher;
 use crate::tt::{Bound, Entry};
-
-/// Captures and queen promotions (under-promotions are almost never better).
-pub(crate) fn tactical_moves(pos: &Chess) -> MoveList {
-    let mut moves = pos.capture_moves();
-    moves.retain(|m| m.promotion().is_none_or(|r| r == Role::Queen));
-    let seventh = match pos.turn() {
-        Color::White => Bitboard::from_rank(Rank::Seventh),
-        Color::Black => Bitboard::from_rank(Rank::Second),
-    };
-    if (pos.our(Role::Pawn) & seventh).any() {
-        for m in pos.promotion_moves() {
-            if !m.is_capture() && m.promotion() == Some(Role::Queen) {
-                moves.push(m);
-            }
-        }
-    }
-    moves
-}
 
 impl Searcher<'_> {
     pub(crate) fn qsearch(
@@ -85,7 +68,7 @@ impl Searcher<'_> {
         let mut best_move = NO_MOVE;
         let buf = std::mem::take(&mut self.move_bufs[ply]);
         let mut picker = MovePicker::tactical(buf, &moves, tt_move);
-        while let Some((m, _)) = picker.pick() {
+        while let Some((m, _)) = picker.pick(self.hist) {
             if !in_check {
                 let gain = m.capture().map_or(value(Role::Pawn), value)
                     + m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));

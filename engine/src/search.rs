@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move, Position, Role};
 
 use crate::board;
 use crate::history::{piece_to, Conts};
-use crate::moves::{encode, MoveCode, NO_MOVE};
+use crate::moves::{self, encode, MoveCode, NO_MOVE};
 use crate::ordering::{is_tactical, MovePicker, Path};
 use crate::params::*;
 use crate::score::{from_tt, mate_in, mated_in, to_tt, DRAW, INFINITE, MATE_BOUND, MAX_PLY};
@@ -189,10 +189,6 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
-        }
         let prev = if ply > 0 {
             self.stack[ply - 1].mv
         } else {
@@ -202,17 +198,32 @@ impl Searcher<'_> {
             ply.checked_sub(1).and_then(|p| self.stack[p].cont),
             ply.checked_sub(2).and_then(|p| self.stack[p].cont),
         ];
-        let buf = std::mem::take(&mut self.move_bufs[ply]);
-        let path = Path { ply, prev, conts };
-        let mut picker = MovePicker::new(buf, pos, &moves, tt_move, self.hist, path);
+        // The TT move is tried before the other moves are generated: when
+        // it cuts, they never are.
+        let mut tt_first = moves::legal(pos, tt_move);
+        let mut picker: Option<MovePicker> = None;
+        if tt_first.is_none() {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return if in_check { mated_in(ply) } else { DRAW };
+            }
+            picker = Some(MovePicker::new(
+                std::mem::take(&mut self.move_bufs[ply]),
+                pos,
+                &moves,
+                tt_move,
+                self.hist,
+                Path { ply, prev, conts },
+            ));
+        }
         // Moves the grandmasters played here: first, never reduced or pruned.
         let shared = self.shared;
         let advised: &[MoveCode] = match &shared.tree {
             Some(t) if ply <= TREE_ADVICE_MAX_PLY => t.moves(key),
             _ => &[],
         };
-        if !advised.is_empty() {
-            picker.favour(advised);
+        if let Some(p) = picker.as_mut() {
+            p.favour(advised);
         }
         let killers = self.hist.killers[ply];
         let original_alpha = alpha;
@@ -223,7 +234,29 @@ impl Searcher<'_> {
         let mut move_count = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
 
-        while let Some((m, order)) = picker.pick() {
+        loop {
+            let (m, order) = if let Some(m) = tt_first.take() {
+                (m, MovePicker::TT_MOVE_SCORE)
+            } else {
+                let p = match picker.as_mut() {
+                    Some(p) => p,
+                    None => {
+                        // The TT move was legal, so the list is not empty.
+                        let moves = pos.legal_moves();
+                        let path = Path { ply, prev, conts };
+                        let buf = std::mem::take(&mut self.move_bufs[ply]);
+                        let mut p = MovePicker::new(buf, pos, &moves, tt_move, self.hist, path);
+                        p.favour(advised);
+                        picker.insert(p)
+                    }
+                };
+                match p.pick(self.hist) {
+                    // Searched already, first.
+                    Some((m, _)) if encode(m) == tt_move => continue,
+                    Some(picked) => picked,
+                    None => break,
+                }
+            };
             if Some(m) == excluded {
                 continue;
             }
@@ -303,7 +336,9 @@ impl Searcher<'_> {
                     extension = 1;
                 } else if singular_beta >= beta {
                     // Multi-cut: another move beats beta too.
-                    self.move_bufs[ply] = picker.into_buffer();
+                    if let Some(p) = picker {
+                        self.move_bufs[ply] = p.into_buffer();
+                    }
                     return singular_beta;
                 } else if tt_score >= beta {
                     // The TT move is not the only good move: look less far.
@@ -399,7 +434,9 @@ impl Searcher<'_> {
             }
         }
 
-        self.move_bufs[ply] = picker.into_buffer();
+        if let Some(p) = picker {
+            self.move_bufs[ply] = p.into_buffer();
+        }
         if excluded.is_some() {
             // A singular-extension search: no other move reached alpha (or
             // none was tried). Its result does not go to the TT: it is not
