@@ -3,7 +3,7 @@
 //! pruning, singular and check extensions, and mate-distance pruning.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use crate::board;
 use crate::history::{piece_to, Conts};
@@ -24,6 +24,22 @@ fn has_non_pawn_material(pos: &Chess) -> bool {
 }
 
 impl Searcher<'_> {
+    /// The move picker of the node at `path.ply`, on that ply's reusable
+    /// buffer, with the grandmasters' moves (`advised`) right after the TT move.
+    fn picker(
+        &mut self,
+        pos: &Chess,
+        moves: &MoveList,
+        tt_move: MoveCode,
+        path: Path,
+        advised: &[MoveCode],
+    ) -> MovePicker {
+        let buf = std::mem::take(&mut self.move_bufs[path.ply]);
+        let mut p = MovePicker::new(buf, pos, moves, tt_move, self.hist, path);
+        p.favour(advised);
+        p
+    }
+
     /// Negamax score of `pos` searched `depth` plies deep in the window
     /// (alpha, beta). `cut_node`: expected to fail high.
     #[allow(clippy::too_many_arguments)]
@@ -200,6 +216,13 @@ impl Searcher<'_> {
         ];
         // The TT move is tried before the other moves are generated: when
         // it cuts, they never are.
+        // Moves the grandmasters played here: first, never reduced or pruned.
+        let shared = self.shared;
+        let advised: &[MoveCode] = match &shared.tree {
+            Some(t) if ply <= TREE_ADVICE_MAX_PLY => t.moves(key),
+            _ => &[],
+        };
+        let path = Path { ply, prev, conts };
         let mut tt_first = moves::legal(pos, tt_move);
         let mut picker: Option<MovePicker> = None;
         if tt_first.is_none() {
@@ -207,23 +230,7 @@ impl Searcher<'_> {
             if moves.is_empty() {
                 return if in_check { mated_in(ply) } else { DRAW };
             }
-            picker = Some(MovePicker::new(
-                std::mem::take(&mut self.move_bufs[ply]),
-                pos,
-                &moves,
-                tt_move,
-                self.hist,
-                Path { ply, prev, conts },
-            ));
-        }
-        // Moves the grandmasters played here: first, never reduced or pruned.
-        let shared = self.shared;
-        let advised: &[MoveCode] = match &shared.tree {
-            Some(t) if ply <= TREE_ADVICE_MAX_PLY => t.moves(key),
-            _ => &[],
-        };
-        if let Some(p) = picker.as_mut() {
-            p.favour(advised);
+            picker = Some(self.picker(pos, &moves, tt_move, path, advised));
         }
         let killers = self.hist.killers[ply];
         let original_alpha = alpha;
@@ -240,14 +247,9 @@ impl Searcher<'_> {
             } else {
                 let p = match picker.as_mut() {
                     Some(p) => p,
+                    // The TT move was legal, so the list is not empty.
                     None => {
-                        // The TT move was legal, so the list is not empty.
-                        let moves = pos.legal_moves();
-                        let path = Path { ply, prev, conts };
-                        let buf = std::mem::take(&mut self.move_bufs[ply]);
-                        let mut p = MovePicker::new(buf, pos, &moves, tt_move, self.hist, path);
-                        p.favour(advised);
-                        picker.insert(p)
+                        picker.insert(self.picker(pos, &pos.legal_moves(), tt_move, path, advised))
                     }
                 };
                 match p.pick(self.hist) {

@@ -20,14 +20,14 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
     if pos.is_check() {
         // Not used by the search (it tries every evasion); kept right and in
         // the same order: captures, then quiet queen promotions.
-        let mut moves = pos.legal_moves();
-        moves.retain(|m| m.is_capture() && m.promotion().is_none_or(|r| r == Role::Queen));
-        let promotions = pos
-            .legal_moves()
-            .into_iter()
+        let all = pos.legal_moves();
+        let captures = all
+            .iter()
+            .filter(|m| m.is_capture() && m.promotion().is_none_or(|r| r == Role::Queen));
+        let promotions = all
+            .iter()
             .filter(|m| !m.is_capture() && m.promotion() == Some(Role::Queen));
-        moves.extend(promotions);
-        return moves;
+        return captures.chain(promotions).copied().collect();
     }
     let ours = board.by_color(us);
     let them = board.by_color(!us);
