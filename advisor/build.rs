@@ -4,13 +4,20 @@
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../books/chunks");
+    // Read when the script runs, not when it was compiled: a build script
+    // compiled for one checkout may be reused for another that shares the
+    // target directory.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("../books/chunks");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("the chunk library {} cannot be read: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     files.retain(|p| p.extension().is_some_and(|x| x == "chunk"));
     files.sort();
+    assert!(!files.is_empty(), "no *.chunk file in {}", dir.display());
     let mut out = String::from("&[\n");
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());

@@ -5,6 +5,7 @@
 
 use shakmaty::{Color, Move, Role};
 
+use crate::correction::Correction;
 use crate::moves::{encode, MoveCode, NO_MOVE};
 use crate::score::MAX_PLY;
 
@@ -41,6 +42,8 @@ pub struct History {
     cont: Vec<i16>,
     /// [capturing move's piece-to][captured role]: how a capture did.
     captures: Vec<i16>,
+    /// How far searches found the static eval off (`correction.rs`).
+    pub corr: Correction,
 }
 
 impl Default for History {
@@ -51,6 +54,7 @@ impl Default for History {
             counters: [[NO_MOVE; 64]; 7],
             cont: vec![0; PIECE_TO * PIECE_TO],
             captures: vec![0; PIECE_TO * 6],
+            corr: Correction::default(),
         }
     }
 }

@@ -88,7 +88,7 @@ impl Searcher<'_> {
         let root_key = *self.keys.last().unwrap();
         let mut best = -INFINITE;
         self.stack[0].in_check = root.is_check();
-        self.stack[0].eval = self.eval(&root);
+        self.stack[0].eval = self.hist.corr.corrected(&root, self.eval(&root));
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let searched = i - pv_idx + 1;

@@ -7,6 +7,7 @@ pub mod advice;
 pub mod bench;
 pub mod board;
 pub mod control;
+pub mod correction;
 mod engine;
 pub mod epd;
 pub mod eval;

@@ -81,6 +81,12 @@ pub const HISTORY_BONUS_PER_DEPTH2: i32 = 32;
 /// Cap on the history bonus.
 pub const HISTORY_BONUS_MAX: i32 = 2048;
 
+/// Correction history: weight of the pawn table's entry (entries reach
+/// ±1024; the weighted sum is in 1/131072 cp, so at most about 55 cp).
+pub const CORR_PAWN_WEIGHT: i32 = 7000;
+/// Correction history: weight of each side's piece-table entry.
+pub const CORR_PIECE_WEIGHT: i32 = 7700;
+
 /// Best move unchanged for this many iterations counts as stable.
 pub const STABLE_ITERATIONS: u32 = 4;
 /// Soft time scale when the best move is stable.

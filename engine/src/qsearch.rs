@@ -48,6 +48,8 @@ impl Searcher<'_> {
         let tt_move = tt.map_or(NO_MOVE, |e| e.mv);
 
         let in_check = pos.is_check();
+        // The TT keeps the raw static eval; the stand-pat score is corrected.
+        let mut raw_eval = 0;
         let (moves, stand_pat) = if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -55,7 +57,8 @@ impl Searcher<'_> {
             }
             (moves, -INFINITE)
         } else {
-            let eval = tt.map_or_else(|| self.eval(pos), |e| e.eval);
+            raw_eval = tt.map_or_else(|| self.eval(pos), |e| e.eval);
+            let eval = self.hist.corr.corrected(pos, raw_eval);
             if eval >= beta {
                 return eval;
             }
@@ -107,7 +110,7 @@ impl Searcher<'_> {
             Entry {
                 mv: best_move,
                 score: to_tt(best, ply),
-                eval: if in_check { 0 } else { stand_pat },
+                eval: raw_eval,
                 depth: 0,
                 bound,
             },

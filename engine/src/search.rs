@@ -97,10 +97,13 @@ impl Searcher<'_> {
             }
         }
 
-        let eval = if in_check {
-            -INFINITE
+        // The TT keeps the raw static eval; what the search goes by is
+        // corrected by what earlier searches found (`correction.rs`).
+        let (raw_eval, eval) = if in_check {
+            (-INFINITE, -INFINITE)
         } else {
-            tt.map_or_else(|| self.eval(pos), |e| e.eval)
+            let raw = tt.map_or_else(|| self.eval(pos), |e| e.eval);
+            (raw, self.hist.corr.corrected(pos, raw))
         };
         self.stack[ply].eval = eval;
         self.stack[ply].in_check = in_check;
@@ -450,13 +453,25 @@ impl Searcher<'_> {
             return eval;
         }
 
+        // Teach the correction history what this search found, where the
+        // score is the position's value as far as it goes: not a capture's
+        // gain, not a bound on the wrong side of the eval, not a mate.
+        if !in_check
+            && best_move.is_none_or(|m| !is_tactical(m))
+            && best_score.abs() < MATE_BOUND
+            && ((best_score < eval && best_score < beta)
+                || (best_score > eval && best_move.is_some()))
+        {
+            self.hist.corr.update(pos, depth, best_score - eval);
+        }
+
         let bound = Bound::of(best_score, original_alpha, beta);
         self.shared.tt.store(
             key,
             Entry {
                 mv: best_move.map_or(NO_MOVE, encode),
                 score: to_tt(best_score, ply),
-                eval: if in_check { 0 } else { eval },
+                eval: if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             },

@@ -168,11 +168,15 @@ fn broken_engines_lose_with_the_right_termination_and_the_match_goes_on() {
 #[test]
 fn adjudication_ends_decided_and_dead_drawn_games() {
     let dir = temp("adjudicate");
+    // Queen odds is decided; the locked pawns are a fortress neither king
+    // can cross, so the game can only end by adjudication or the 50-move
+    // rule (a position with captures ended in a trade and insufficient
+    // material once the search changed).
     let book = dir.join("book.epd");
     std::fs::write(
         &book,
         "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"queen odds\";\n\
-         4k3/7r/8/8/8/8/R7/4K3 w - - id \"rooks\";\n",
+         4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - id \"locked pawns\";\n",
     )
     .unwrap();
     let pgn = dir.join("games.pgn");
