@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use shakmaty::{zobrist::Zobrist64, EnPassantMode, Position};
+use tantivy::merge_policy::NoMergePolicy;
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use crate::index::{register_tokenizer, schema, size_on_disk, Fields, Meta, CHUNKS_FILE, FORMAT};
@@ -195,6 +196,10 @@ fn build_into(
     let threads = opts.threads.max(1);
     let heap = (opts.heap_mb.max(16 * threads) * 1024 * 1024).min(4 << 30);
     let writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(threads, heap)?;
+    // No background merges: the segments are merged into one at the end,
+    // and a background merge racing that merge for the same segments fails
+    // the whole build ("segments that were merged could not be found").
+    writer.set_merge_policy(Box::new(NoMergePolicy));
     let mut games_out = GameWriter::open(tmp)?;
     let first_id = meta.games;
     let skip_plies = 2 * opts.skip_moves as usize;
