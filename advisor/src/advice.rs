@@ -207,7 +207,11 @@ impl AdvisorIndex {
             });
         }
         let (moves, dropped) = combine(&evidence);
-        let (plans, plan_terms) = self.plans(pos);
+        let (plans, plan_terms) = if o.exact_only {
+            Default::default()
+        } else {
+            self.plans(pos)
+        };
         Ok(Advice {
             moves,
             hits,

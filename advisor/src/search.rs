@@ -191,8 +191,37 @@ impl AdvisorIndex {
         )
     }
 
-    /// The `k` games with the positions most like `pos`.
+    /// The `k` games with the positions most like `pos`: those that reached
+    /// it exactly first, then the best BM25 (or MACH) hits.
     pub fn similar_with(&self, pos: &Chess, o: &QueryOptions) -> Result<Vec<Hit>, Error> {
+        let hits = if o.exact_only {
+            Vec::new()
+        } else {
+            self.ranked_similar(pos, o)?
+        };
+        let mut out: Vec<Hit> = self
+            .exact(pos)
+            .into_iter()
+            .filter(|h| self.game_passes(h.game, o))
+            .collect();
+        let top = hits.first().map_or(0.0, |h| h.score);
+        for h in &mut out {
+            h.score = hits
+                .iter()
+                .find(|x| x.game == h.game)
+                .map_or(top, |x| x.score.max(top));
+        }
+        for h in hits {
+            if !out.iter().any(|x| x.game == h.game) {
+                out.push(h);
+            }
+        }
+        out.truncate(o.k);
+        Ok(out)
+    }
+
+    /// The similar positions' games, best first, by `o.mode`.
+    fn ranked_similar(&self, pos: &Chess, o: &QueryOptions) -> Result<Vec<Hit>, Error> {
         // Same material pawns included, else same pieces, else anything:
         // the first filter that leaves enough games.
         let filters: Vec<Vec<String>> = if o.material_filter {
@@ -246,25 +275,7 @@ impl AdvisorIndex {
             // MACH with no chunk in the position: nothing is similar.
             (Mode::Mach, _) | (Mode::Both, None) => {}
         }
-        let mut out: Vec<Hit> = self
-            .exact(pos)
-            .into_iter()
-            .filter(|h| self.game_passes(h.game, o))
-            .collect();
-        let top = hits.first().map_or(0.0, |h| h.score);
-        for h in &mut out {
-            h.score = hits
-                .iter()
-                .find(|x| x.game == h.game)
-                .map_or(top, |x| x.score.max(top));
-        }
-        for h in hits {
-            if !out.iter().any(|x| x.game == h.game) {
-                out.push(h);
-            }
-        }
-        out.truncate(o.k);
-        Ok(out)
+        Ok(hits)
     }
 
     fn game_passes(&self, game: u32, o: &QueryOptions) -> bool {
@@ -462,6 +473,11 @@ pub struct QueryOptions {
     pub mach_r: usize,
     /// Chunk and class terms in the BM25 query.
     pub chunk_terms: bool,
+    /// Only the games that reached this very position: no similar-position
+    /// retrieval and no plans. For a caller that gives similar advice and
+    /// plans no weight (the engine's defaults), where a BM25 query would
+    /// spend milliseconds of the clock for nothing.
+    pub exact_only: bool,
 }
 
 /// How similar positions are found (`AdvisorMode`, `mach advise --mode`).
@@ -521,6 +537,7 @@ impl Default for QueryOptions {
             mode: Mode::Bm25,
             mach_r: 1,
             chunk_terms: true,
+            exact_only: false,
         }
     }
 }

@@ -118,8 +118,8 @@ fn key(pos: &Chess) -> u64 {
 }
 
 fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Response>) {
-    let mut cache: HashMap<(u64, usize), (Advice, Vec<BookMove>)> = HashMap::new();
-    let mut order: VecDeque<(u64, usize)> = VecDeque::new();
+    let mut cache: HashMap<(u64, usize, bool), (Advice, Vec<BookMove>)> = HashMap::new();
+    let mut order: VecDeque<(u64, usize, bool)> = VecDeque::new();
     let send = |id, answer| responses.send(Response { id, answer }).is_ok();
     while let Ok(mut req) = requests.recv() {
         // Only the newest real request matters; older ones are stale already.
@@ -132,7 +132,7 @@ fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Res
                 req = newer;
             }
         }
-        let k = (key(&req.pos), req.options.k);
+        let k = (key(&req.pos), req.options.k, req.options.exact_only);
         if let Some((a, b)) = cache.get(&k) {
             if !req.prefetch {
                 let sent = send(req.id, Answer::Book(b.clone()))

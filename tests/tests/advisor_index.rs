@@ -3,6 +3,7 @@
 
 use mach_advisor::build::{build, BuildOptions, Progress};
 use mach_advisor::index::{Meta, FORMAT};
+use mach_advisor::search::QueryOptions;
 use mach_advisor::{AdvisorIndex, Error};
 use mach_tests::{books_dir, temp_dir};
 use shakmaty::{Chess, FromSetup, Position};
@@ -181,6 +182,38 @@ fn default_database_is_indexed_and_positions_are_found() {
         let hits = idx.similar(p, 1000, 5).unwrap();
         assert!(hits.iter().any(|h| h.game == 0), "{what}: {hits:?}");
     }
+
+    // Exact-only advice (the engine's default, where similar advice has no
+    // weight) gives the very position the same suggestions as full
+    // retrieval, from exact games only, and a merely similar one nothing.
+    let full = idx.advise(&pos, &QueryOptions::default()).unwrap();
+    let only = QueryOptions {
+        exact_only: true,
+        ..QueryOptions::default()
+    };
+    let exact_advice = idx.advise(&pos, &only).unwrap();
+    assert!(full.exact && exact_advice.exact);
+    assert!(!exact_advice.hits.is_empty());
+    assert!(exact_advice.hits.iter().all(|h| h.exact));
+    let suggested = |a: &mach_advisor::advice::Advice| -> Vec<(String, u32, u32)> {
+        a.moves
+            .iter()
+            .map(|s| (s.mv.to_string(), s.games, (s.weight * 1e4) as u32))
+            .collect()
+    };
+    assert_eq!(suggested(&exact_advice), suggested(&full));
+    let (what, p) = &moved[0];
+    let similar_only = idx.advise(p, &only).unwrap();
+    assert!(similar_only.hits.is_empty(), "{what}");
+    assert!(
+        similar_only.moves.is_empty() && !similar_only.exact,
+        "{what}"
+    );
+    assert!(!idx
+        .advise(p, &QueryOptions::default())
+        .unwrap()
+        .hits
+        .is_empty());
 
     // The start position is in every game (exact), and has no similarity document.
     assert!(idx.exact(&Chess::default()).len() >= 3990);

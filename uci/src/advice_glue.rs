@@ -373,6 +373,9 @@ impl Memory {
         let query = QueryOptions {
             k: self.topk,
             mode: self.mode,
+            // Similar positions only when something uses them: their
+            // retrieval takes milliseconds of the advisor thread each move.
+            exact_only: self.weights.similar == 0 && !self.weights.plans,
             ..QueryOptions::default()
         };
         let id = self.next_request;

@@ -112,6 +112,7 @@ fn query_options(a: &Args) -> Result<QueryOptions, String> {
         mode: a.mode,
         mach_r: a.mach_r,
         chunk_terms: !a.no_chunk_terms,
+        exact_only: false,
     };
     if a.plain {
         o.max_df = 1.0;
