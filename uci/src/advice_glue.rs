@@ -87,15 +87,23 @@ pub fn plans(advice: &Advice, w: Weights) -> Option<Plans> {
 }
 
 /// `info string advisor exact e2e4 0.60 (7 games) d2d4 0.25 (3 games); 12 games, 0 dropped, 2.1 ms`
-/// (`similar` instead of `exact` when no game reached this very position)
+/// (`similar` instead of `exact` when no game reached this very position;
+/// `advisor: no game found ...` when none was found at all, as with exact
+/// lookups only, the default, in a position the grandmasters never reached)
 pub fn describe(advice: &Advice, chess960: bool) -> String {
+    if advice.hits.is_empty() {
+        return format!(
+            "advisor: no game found for this position ({:.1} ms)",
+            advice.query_ms
+        );
+    }
     let mut s = String::from(if advice.exact {
         "advisor exact"
     } else {
         "advisor similar"
     });
     if advice.moves.is_empty() {
-        s.push_str(" no suggestion;");
+        s.push_str(" no suggestion");
     }
     for m in advice.moves.iter().take(8) {
         s.push_str(&format!(
@@ -447,8 +455,30 @@ mod tests {
                 losses: 1,
                 weight: 1.0,
             }],
+            hits: vec![mach_advisor::search::Hit {
+                game: 0,
+                ply: 0,
+                score: 1.0,
+                exact: false,
+                next: None,
+            }],
             ..Advice::default()
         }
+    }
+
+    #[test]
+    fn a_position_no_game_reached_is_said_plainly() {
+        let none = Advice {
+            query_ms: 0.04,
+            ..Advice::default()
+        };
+        assert_eq!(
+            describe(&none, false),
+            "advisor: no game found for this position (0.0 ms)"
+        );
+        let mut a = advice_with("e2e4");
+        a.moves.clear();
+        assert!(describe(&a, false).starts_with("advisor similar no suggestion; 1 games"));
     }
 
     #[test]
