@@ -177,8 +177,22 @@ impl AdvisorIndex {
     /// Advice for `pos` from the `o.k` most similar games.
     pub fn advise(&self, pos: &Chess, o: &QueryOptions) -> Result<Advice, Error> {
         let t = Instant::now();
-        let hits = self.similar_with(pos, o)?;
-        let query_ms = t.elapsed().as_secs_f64() * 1e3;
+        let exact = self.exact(pos);
+        self.advise_given(pos, o, exact, t)
+    }
+
+    /// [`Self::advise`], given the exact hits already read (`exact(pos)`,
+    /// started at `since`, so `query_ms` counts that read too): the advisor
+    /// thread reads them once for both the book and the advice.
+    pub fn advise_given(
+        &self,
+        pos: &Chess,
+        o: &QueryOptions,
+        exact: Vec<Hit>,
+        since: Instant,
+    ) -> Result<Advice, Error> {
+        let hits = self.similar_given(pos, o, exact)?;
+        let query_ms = since.elapsed().as_secs_f64() * 1e3;
         let top = hits
             .iter()
             .filter(|h| !h.exact)

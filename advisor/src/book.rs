@@ -10,6 +10,7 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::index::AdvisorIndex;
+use crate::search::Hit;
 use crate::store::decode_move;
 
 /// What the grandmasters played in one exact position.
@@ -84,11 +85,19 @@ pub fn choose(moves: &[BookMove], rules: BookRules) -> Option<&BookMove> {
 impl AdvisorIndex {
     /// Every move played from exactly this position, most played first.
     pub fn book(&self, pos: &Chess) -> Vec<BookMove> {
+        self.book_given(pos, &self.exact(pos))
+    }
+
+    /// [`Self::book`], given the exact hits already read (`exact(pos)`):
+    /// the advisor thread reads them once for both the book and the advice.
+    pub fn book_given(&self, pos: &Chess, exact: &[Hit]) -> Vec<BookMove> {
         let mover = pos.turn();
         let mut out: Vec<(BookMove, u64, u32)> = Vec::new(); // (move, elo sum, rated games)
-        for (e, head) in self.exact_games(pos) {
-            let Some((game, code)) = head.and_then(|g| Some((g, g.move_at(e.ply as usize)?)))
-            else {
+        for h in exact {
+            let (Some(game), Some(code)) = (self.games.head(h.game), h.next) else {
+                continue;
+            };
+            let Ok(code) = u16::try_from(code) else {
                 continue;
             };
             let Some(mv) = decode_move(pos, code) else {

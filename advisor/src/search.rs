@@ -194,13 +194,23 @@ impl AdvisorIndex {
     /// The `k` games with the positions most like `pos`: those that reached
     /// it exactly first, then the best BM25 (or MACH) hits.
     pub fn similar_with(&self, pos: &Chess, o: &QueryOptions) -> Result<Vec<Hit>, Error> {
+        self.similar_given(pos, o, self.exact(pos))
+    }
+
+    /// [`Self::similar_with`], given the exact hits already read (`exact(pos)`):
+    /// the advisor thread reads them once for both the book and the advice.
+    pub fn similar_given(
+        &self,
+        pos: &Chess,
+        o: &QueryOptions,
+        exact: Vec<Hit>,
+    ) -> Result<Vec<Hit>, Error> {
         let hits = if o.exact_only {
             Vec::new()
         } else {
             self.ranked_similar(pos, o)?
         };
-        let mut out: Vec<Hit> = self
-            .exact(pos)
+        let mut out: Vec<Hit> = exact
             .into_iter()
             .filter(|h| self.game_passes(h.game, o))
             .collect();

@@ -8,6 +8,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender};
 use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
@@ -145,13 +146,21 @@ fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Res
         }
         // A panic in retrieval must not take the engine down: it becomes an
         // empty book or an error answer.
-        let book = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.book(&req.pos)))
-            .unwrap_or_default();
+        // The games that reached this very position are read once, for both
+        // answers: in a popular opening they run to tens of thousands.
+        let since = Instant::now();
+        let exact =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.exact(&req.pos)))
+                .unwrap_or_default();
+        let book = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            index.book_given(&req.pos, &exact)
+        }))
+        .unwrap_or_default();
         if !req.prefetch && !send(req.id, Answer::Book(book.clone())) {
             break;
         }
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            index.advise(&req.pos, &req.options)
+            index.advise_given(&req.pos, &req.options, exact, since)
         }));
         let advice = match r {
             Ok(Ok(a)) => {

@@ -4,6 +4,7 @@
 use mach_advisor::build::{build, BuildOptions, Progress};
 use mach_advisor::index::{Meta, FORMAT};
 use mach_advisor::search::QueryOptions;
+use mach_advisor::service::Answer;
 use mach_advisor::{AdvisorIndex, Error};
 use mach_tests::{books_dir, temp_dir};
 use shakmaty::{Chess, FromSetup, Position};
@@ -217,6 +218,39 @@ fn default_database_is_indexed_and_positions_are_found() {
 
     // The start position is in every game (exact), and has no similarity document.
     assert!(idx.exact(&Chess::default()).len() >= 3990);
+
+    // The advisor thread reads the exact games once for both answers; its
+    // book counts every game that reached the position and went on, move by
+    // move, and both answers are those of the direct calls.
+    let service = mach_advisor::service::AdvisorService::start(&out).unwrap();
+    let (tx, rx) = (service.sender(), service.receiver());
+    for (id, p) in [(1u64, Chess::default()), (2, pos.clone())] {
+        tx.send(mach_advisor::service::Request {
+            id,
+            pos: p.clone(),
+            options: only.clone(),
+            prefetch: false,
+        })
+        .unwrap();
+        let wait = std::time::Duration::from_secs(60);
+        let (book, advice) = match (rx.recv_timeout(wait), rx.recv_timeout(wait)) {
+            (Ok(b), Ok(a)) => (b, a),
+            other => panic!("no answers: {:?}", other.0.is_ok()),
+        };
+        assert!(book.id == id && advice.id == id);
+        let (Answer::Book(book), Answer::Advice(Ok(advice))) = (book.answer, advice.answer) else {
+            panic!("the book first, then the advice");
+        };
+        assert_eq!(book, idx.book(&p));
+        let played = idx.exact(&p).iter().filter(|h| h.next.is_some()).count();
+        assert_eq!(book.iter().map(|b| b.games as usize).sum::<usize>(), played);
+        assert!(book.iter().all(|b| b.wins + b.draws + b.losses <= b.games));
+        assert_eq!(
+            suggested(&advice),
+            suggested(&idx.advise(&p, &only).unwrap())
+        );
+    }
+    drop(service);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
