@@ -8,7 +8,6 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, Term};
 
 use crate::index::AdvisorIndex;
-use crate::store::{GameHead, KeyEntry};
 use crate::terms;
 use crate::Error;
 
@@ -27,35 +26,28 @@ pub struct Hit {
 }
 
 impl AdvisorIndex {
-    /// Every game that reached exactly this position, with the ply.
+    /// Every game that reached exactly this position, once (its first ply
+    /// there), with the move played next: linear in the games, which run to
+    /// tens of thousands in a popular opening.
     pub fn exact(&self, pos: &Chess) -> Vec<Hit> {
-        self.exact_games(pos)
-            .map(|(e, head)| Hit {
-                game: e.game,
-                ply: e.ply,
-                score: 0.0,
-                exact: true,
-                next: head
-                    .and_then(|g| g.move_at(e.ply as usize))
-                    .map(|c| c as u64),
-            })
-            .collect()
-    }
-
-    /// Each game that reached exactly this position once (its first ply
-    /// there), with its head read in place: linear in the games, which run
-    /// to tens of thousands in a popular opening.
-    pub(crate) fn exact_games(
-        &self,
-        pos: &Chess,
-    ) -> impl Iterator<Item = (KeyEntry, Option<GameHead<'_>>)> {
         let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let mut seen = std::collections::HashSet::new();
         self.keys
             .find(key)
             .into_iter()
-            .filter(move |e| seen.insert(e.game))
-            .map(|e| (e, self.games.head(e.game)))
+            .filter(|e| seen.insert(e.game))
+            .map(|e| Hit {
+                game: e.game,
+                ply: e.ply,
+                score: 0.0,
+                exact: true,
+                next: self
+                    .games
+                    .head(e.game)
+                    .and_then(|g| g.move_at(e.ply as usize))
+                    .map(|c| c as u64),
+            })
+            .collect()
     }
 
     /// How alike the best similar position is, in [0, 1]: its BM25 score
