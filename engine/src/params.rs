@@ -76,10 +76,14 @@ pub const SEE_CAPTURE_MARGIN: i32 = 20;
 /// Quiescence delta pruning: a capture that cannot lift the score within this of alpha is skipped.
 pub const DELTA_MARGIN: i32 = 200;
 
-/// History bonus per depth^2 for a quiet move that caused a cutoff.
-pub const HISTORY_BONUS_PER_DEPTH2: i32 = 32;
+/// History bonus per ply of depth for the move that caused a cutoff (and
+/// malus for the moves tried before it): linear in depth, as in Stockfish and
+/// Ethereal, so shallow cutoffs still teach the tables something.
+pub const HISTORY_BONUS_PER_PLY: i32 = 300;
+/// Subtracted from the linear history bonus (a depth-1 cutoff earns 100).
+pub const HISTORY_BONUS_OFFSET: i32 = 200;
 /// Cap on the history bonus.
-pub const HISTORY_BONUS_MAX: i32 = 2048;
+pub const HISTORY_BONUS_MAX: i32 = 2500;
 
 /// Correction history: weight of the pawn table's entry (entries reach
 /// ±1024; the weighted sum is in 1/131072 cp, so at most about 55 cp).

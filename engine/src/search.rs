@@ -417,8 +417,8 @@ impl Searcher<'_> {
                         self.pv.update(ply, m);
                     }
                     if score >= beta {
-                        let bonus =
-                            (HISTORY_BONUS_PER_DEPTH2 * depth * depth).min(HISTORY_BONUS_MAX);
+                        let bonus = (HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET)
+                            .min(HISTORY_BONUS_MAX);
                         let side = pos.turn();
                         if quiet {
                             self.hist
