@@ -522,3 +522,118 @@ fn the_log_records_every_engines_input_output_and_stderr() {
     }
     assert!(text.contains("Plain["));
 }
+
+/// The number after `key` in `text` (`llr -0.12` → -0.12).
+fn number_after(text: &str, key: &str) -> f64 {
+    let i = text
+        .find(key)
+        .unwrap_or_else(|| panic!("no {key:?} in {text}"))
+        + key.len();
+    let s: String = text[i..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '-')
+        .collect();
+    s.parse()
+        .unwrap_or_else(|_| panic!("{key:?} {s:?} in {text}"))
+}
+
+/// The five counts of the first `[a, b, c, d, e]` after `key`.
+fn counts_after(text: &str, key: &str) -> Vec<u32> {
+    let i = text
+        .find(key)
+        .unwrap_or_else(|| panic!("no {key:?} in {text}"));
+    let rest = &text[i..];
+    let (a, b) = (rest.find('[').unwrap(), rest.find(']').unwrap());
+    rest[a + 1..b]
+        .split(',')
+        .map(|x| x.trim().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn sprt_pgn_tool_reads_a_match_pgn_to_the_same_pairs_and_llr_as_the_match() {
+    let tool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/sprt_pgn.py");
+    let run_tool = |args: &[&str]| Command::new("python3").arg(&tool).args(args).output();
+    let Ok(selftest) = run_tool(&["--self-test"]) else {
+        eprintln!("not run: sprt_pgn_tool... needs python3");
+        return;
+    };
+    let out = String::from_utf8_lossy(&selftest.stdout).into_owned();
+    assert!(selftest.status.success(), "{out}");
+    assert!(out.contains("4 published LLRs reproduced"), "{out}");
+
+    let dir = temp("sprtpgn");
+    let pgn = dir.join("games.pgn");
+    let epd = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books/fixtures/openings.epd");
+    let summary = run_match(&[
+        "--engine",
+        &format!("cmd={}", mach()),
+        "name=Big",
+        "option.Hash=32",
+        "--engine",
+        &format!("cmd={}", mach()),
+        "name=Small",
+        "option.Hash=1",
+        "--nodes",
+        "3000",
+        "--games",
+        "12",
+        "--concurrency",
+        "2",
+        "--openings",
+        epd.to_str().unwrap(),
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let pairs = counts_after(&summary, "pairs ");
+    assert_eq!(pairs.iter().sum::<u32>(), 6, "{summary}");
+    let llr = number_after(&summary, "llr");
+
+    let o = run_tool(&["--engine", "Big", pgn.to_str().unwrap()]).unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{text}");
+    assert_eq!(
+        counts_after(&text, "these files"),
+        pairs,
+        "{text}\n{summary}"
+    );
+    assert!(
+        (number_after(&text, "llr") - llr).abs() < 0.011,
+        "{text}\n{summary}"
+    );
+
+    // Earlier counts are added pair class by pair class.
+    let o = run_tool(&[
+        "--engine",
+        "Big",
+        "--prior",
+        "1,2,3,4,5",
+        pgn.to_str().unwrap(),
+    ])
+    .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let together: Vec<u32> = pairs.iter().zip(1..).map(|(p, k)| p + k).collect();
+    assert_eq!(counts_after(&text, "together"), together, "{text}");
+
+    // The other engine's view is the mirror image.
+    let o = run_tool(&["--engine", "Small", pgn.to_str().unwrap()]).unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let mirrored: Vec<u32> = pairs.iter().rev().copied().collect();
+    assert_eq!(counts_after(&text, "these files"), mirrored, "{text}");
+
+    // Bad input: a clear message, no traceback.
+    let o = run_tool(&["--engine", "Nobody", pgn.to_str().unwrap()]).unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        !o.status.success() && err.contains("no engine named 'Nobody'"),
+        "{err}"
+    );
+    let o = run_tool(&["--engine", "Big", "--prior", "1,2", pgn.to_str().unwrap()]).unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!o.status.success() && err.contains("five counts"), "{err}");
+    assert!(!err.contains("Traceback"), "{err}");
+}
