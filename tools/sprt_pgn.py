@@ -174,7 +174,7 @@ def main():
     lo = math.log(a.beta / (1 - a.alpha))
     hi = math.log((1 - a.beta) / a.alpha)
     for name, c in (("prior", prior), ("these files", new), ("together", total)):
-        if sum(c) == 0:
+        if sum(c) == 0 or (name == "together" and sum(prior) == 0):
             continue
         elo, err = elo_interval(c)
         v = llr(c, a.elo0, a.elo1, a.model)
