@@ -48,31 +48,36 @@ fn executable(path: &Path, script: &str) -> String {
     path.display().to_string()
 }
 
-#[test]
-fn short_match_between_two_configurations_writes_readable_pgn() {
-    let dir = temp("short");
-    let pgn = dir.join("games.pgn");
+/// Mach with 32 MB of hash ("Big") against Mach with 1 MB ("Small") on the
+/// fixture openings, two games at once, the games written to `pgn`.
+fn big_vs_small(pgn: &Path, extra: &[&str]) -> String {
     let epd = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books/fixtures/openings.epd");
-    let out = run_match(&[
+    let engine = format!("cmd={}", mach());
+    let mut args = vec![
         "--engine",
-        &format!("cmd={}", mach()),
+        &engine,
         "name=Big",
         "option.Hash=32",
         "--engine",
-        &format!("cmd={}", mach()),
+        &engine,
         "name=Small",
         "option.Hash=1",
-        "--nodes",
-        "2000",
-        "--games",
-        "6",
         "--concurrency",
         "2",
         "--openings",
         epd.to_str().unwrap(),
         "--pgnout",
         pgn.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    run_match(&args)
+}
+
+#[test]
+fn short_match_between_two_configurations_writes_readable_pgn() {
+    let dir = temp("short");
+    let pgn = dir.join("games.pgn");
+    let out = big_vs_small(&pgn, &["--nodes", "2000", "--games", "6"]);
     assert!(out.contains("Big vs Small (nodes=2000, 6 games)"), "{out}");
     let mut results = Vec::new();
     let mut whites = Vec::new();
@@ -565,30 +570,12 @@ fn sprt_pgn_tool_reads_a_match_pgn_to_the_same_pairs_and_llr_as_the_match() {
 
     let dir = temp("sprtpgn");
     let pgn = dir.join("games.pgn");
-    let epd = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books/fixtures/openings.epd");
-    let summary = run_match(&[
-        "--engine",
-        &format!("cmd={}", mach()),
-        "name=Big",
-        "option.Hash=32",
-        "--engine",
-        &format!("cmd={}", mach()),
-        "name=Small",
-        "option.Hash=1",
-        "--nodes",
-        "3000",
-        "--games",
-        "12",
-        "--concurrency",
-        "2",
-        "--openings",
-        epd.to_str().unwrap(),
-        "--sprt",
-        "elo0=0",
-        "elo1=10",
-        "--pgnout",
-        pgn.to_str().unwrap(),
-    ]);
+    let summary = big_vs_small(
+        &pgn,
+        &[
+            "--nodes", "3000", "--games", "12", "--sprt", "elo0=0", "elo1=10",
+        ],
+    );
     let pairs = counts_after(&summary, "pairs ");
     assert_eq!(pairs.iter().sum::<u32>(), 6, "{summary}");
     let llr = number_after(&summary, "llr");
