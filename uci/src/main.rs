@@ -15,6 +15,7 @@ mod cmd_epd;
 mod cmd_explore;
 mod cmd_index;
 mod cmd_perft;
+mod cmd_sprt;
 mod controller;
 mod data;
 mod html;
@@ -62,6 +63,8 @@ enum Cmd {
     Explore(cmd_explore::Args),
     /// Play a match between two UCI engines (or --advice-vs-none).
     Match(matchrun::Args),
+    /// The SPRT of `mach match --pgnout` files with earlier runs' pairs added (continues a stopped SPRT).
+    Sprt(cmd_sprt::Args),
     /// Index grandmaster games for the advisor (default: the default database).
     Index(cmd_index::Args),
     /// Write the grandmaster memory as a Polyglot opening book.
@@ -91,6 +94,7 @@ fn main() {
         Some(Cmd::Advise(args)) => cmd_advise::run(&args),
         Some(Cmd::Explore(args)) => cmd_explore::run(&args),
         Some(Cmd::Match(args)) => matchrun::run(&args),
+        Some(Cmd::Sprt(args)) => cmd_sprt::run(&args),
         Some(Cmd::Tune(args)) => tune::run(&args),
     };
     if let Err(e) = result {

@@ -557,70 +557,93 @@ fn counts_after(text: &str, key: &str) -> Vec<u32> {
 }
 
 #[test]
-fn sprt_pgn_tool_reads_a_match_pgn_to_the_same_pairs_and_llr_as_the_match() {
-    let tool = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tools/sprt_pgn.py");
-    let run_tool = |args: &[&str]| Command::new("python3").arg(&tool).args(args).output();
-    let Ok(selftest) = run_tool(&["--self-test"]) else {
-        eprintln!("not run: sprt_pgn_tool... needs python3");
-        return;
-    };
-    let out = String::from_utf8_lossy(&selftest.stdout).into_owned();
-    assert!(selftest.status.success(), "{out}");
-    assert!(out.contains("4 published LLRs reproduced"), "{out}");
-
+fn mach_sprt_reads_match_pgn_to_the_same_pairs_and_llr_and_a_prior_continues_a_stopped_test() {
     let dir = temp("sprtpgn");
     let pgn = dir.join("games.pgn");
+    let test = ["--sprt", "elo0=0", "elo1=10"];
     let summary = big_vs_small(
         &pgn,
-        &[
-            "--nodes", "3000", "--games", "12", "--sprt", "elo0=0", "elo1=10",
-        ],
+        &[&["--nodes", "3000", "--games", "12"][..], &test[..]].concat(),
     );
     let pairs = counts_after(&summary, "pairs ");
     assert_eq!(pairs.iter().sum::<u32>(), 6, "{summary}");
-    let llr = number_after(&summary, "llr");
+    let sprt = |engine: &str, more: &[&str], file: &Path| {
+        let o = Command::new(mach())
+            .args(["sprt", "--engine", engine])
+            .args(test)
+            .args(more)
+            .arg(file)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        (o.status.success(), out, err)
+    };
 
-    let o = run_tool(&["--engine", "Big", pgn.to_str().unwrap()]).unwrap();
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(o.status.success(), "{text}");
+    // The same pairs and the same test as the match's own summary.
+    let (ok, text, err) = sprt("Big", &[], &pgn);
+    assert!(ok, "{err}");
     assert_eq!(
         counts_after(&text, "these files"),
         pairs,
         "{text}\n{summary}"
     );
-    assert!(
-        (number_after(&text, "llr") - llr).abs() < 0.011,
+    assert_eq!(
+        number_after(&text, "llr"),
+        number_after(&summary, "llr"),
         "{text}\n{summary}"
     );
 
     // Earlier counts are added pair class by pair class.
-    let o = run_tool(&[
-        "--engine",
-        "Big",
-        "--prior",
-        "1,2,3,4,5",
-        pgn.to_str().unwrap(),
-    ])
-    .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let (_, text, _) = sprt("Big", &["--prior", "1,2,3,4,5"], &pgn);
     let together: Vec<u32> = pairs.iter().zip(1..).map(|(p, k)| p + k).collect();
     assert_eq!(counts_after(&text, "together"), together, "{text}");
 
     // The other engine's view is the mirror image.
-    let o = run_tool(&["--engine", "Small", pgn.to_str().unwrap()]).unwrap();
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let (_, text, _) = sprt("Small", &[], &pgn);
     let mirrored: Vec<u32> = pairs.iter().rev().copied().collect();
     assert_eq!(counts_after(&text, "these files"), mirrored, "{text}");
 
-    // Bad input: a clear message, no traceback.
-    let o = run_tool(&["--engine", "Nobody", pgn.to_str().unwrap()]).unwrap();
+    // Bad input: a clear message.
+    let (ok, _, err) = sprt("Nobody", &[], &pgn);
+    assert!(!ok && err.contains("no engine named 'Nobody'"), "{err}");
+    let (ok, _, err) = sprt("Big", &["--prior", "1,2"], &pgn);
+    assert!(!ok && err.contains("five counts"), "{err}");
+    let (ok, _, err) = sprt("Big", &[], &dir.join("missing.pgn"));
+    assert!(!ok && err.contains("cannot read"), "{err}");
+
+    // A match given the stopped run's counts tests both runs together, and
+    // `mach sprt` on its games with the same counts agrees.
+    let pgn2 = dir.join("continued.pgn");
+    let args = [
+        &["--nodes", "3000", "--games", "12", "--seed", "2"][..],
+        &test[..],
+        &["--prior", "1,2,3,4,5"][..],
+    ];
+    let summary = big_vs_small(&pgn2, &args.concat());
+    let pairs = counts_after(&summary, "pairs ");
+    let together: Vec<u32> = pairs.iter().zip(1..).map(|(p, k)| p + k).collect();
+    assert_eq!(counts_after(&summary, "together"), together, "{summary}");
+    let (_, text, _) = sprt("Big", &["--prior", "1,2,3,4,5"], &pgn2);
+    assert_eq!(
+        number_after(&text, "llr"),
+        number_after(&summary, "llr"),
+        "{text}\n{summary}"
+    );
+
+    // Counts that have decided already leave nothing to continue: refused before a game.
+    let engine = format!("cmd={}", mach());
+    let o = Command::new(mach())
+        .args([
+            "match", "--engine", &engine, "--engine", &engine, "--games", "2",
+        ])
+        .args(test)
+        .args(["--prior", "0,0,0,0,3000"])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(
-        !o.status.success() && err.contains("no engine named 'Nobody'"),
+        !o.status.success() && err.contains("decided the SPRT already"),
         "{err}"
     );
-    let o = run_tool(&["--engine", "Big", "--prior", "1,2", pgn.to_str().unwrap()]).unwrap();
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(!o.status.success() && err.contains("five counts"), "{err}");
-    assert!(!err.contains("Traceback"), "{err}");
 }

@@ -14,7 +14,7 @@ mod pgn;
 mod preset;
 mod report;
 pub mod stats;
-mod summary;
+pub mod summary;
 mod tally;
 mod types;
 
@@ -28,7 +28,7 @@ use shakmaty::Color;
 use adjudicate::Adjudication;
 use engine_proc::{EngineProc, EngineSpec};
 use openings::Format;
-use stats::{EloModel, Sprt};
+use stats::{EloModel, Pentanomial, Sprt};
 use tally::Tally;
 use types::{Control, GameResult, Opening, Played};
 
@@ -86,6 +86,11 @@ pub struct Args {
     /// alpha=0.05 beta=0.05 model=normalized|logistic (those not given keep these defaults).
     #[arg(long, num_args = 0..=5, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// With --sprt: the pairs of an earlier, stopped run of the same test, as its summary
+    /// printed them (five counts, e.g. 74,257,387,245,96), added to this run's; the match
+    /// stops when the two together decide.
+    #[arg(long, requires = "sprt", value_name = "COUNTS")]
+    prior: Option<String>,
     /// End decided games early. Alone: resign at 600 cp for 3 moves each, draw within
     /// 10 cp for 8 moves each from move 40. Or: resign, draw, resign_moves=N,
     /// resign_score=CP, draw_from=N, draw_moves=N, draw_score=CP.
@@ -169,7 +174,7 @@ fn control(a: &Args) -> Result<Control, String> {
 }
 
 /// The `--sprt` words over the defaults (elo0=0 elo1=5 alpha=beta=0.05, normalized).
-fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+pub(crate) fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let mut s = Sprt {
         elo0: 0.0,
         elo1: 5.0,
@@ -207,6 +212,19 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     Ok(s)
 }
 
+/// `--prior`: five pair counts separated by commas.
+pub(crate) fn parse_prior(s: &str) -> Result<Pentanomial, String> {
+    let counts: Vec<u32> = s
+        .split(',')
+        .map(|x| x.trim().parse())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("--prior '{s}': five counts, e.g. 74,257,387,245,96"))?;
+    let counts: [u32; 5] = counts
+        .try_into()
+        .map_err(|_| format!("--prior '{s}': five counts, e.g. 74,257,387,245,96"))?;
+    Ok(Pentanomial(counts))
+}
+
 /// A seeded Fisher-Yates shuffle: the same order for the same `--seed`.
 fn shuffle<T>(v: &mut [T], seed: u64) {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -223,6 +241,8 @@ struct Plan {
     specs: Vec<EngineSpec>,
     control: Control,
     sprt: Option<Sprt>,
+    /// Pairs of earlier runs of the same SPRT, counted with this run's.
+    prior: Pentanomial,
     rules: Adjudication,
     book: Vec<Opening>,
     /// Game pairs to play.
@@ -245,6 +265,15 @@ fn plan(a: &Args) -> Result<Plan, String> {
         .collect::<Result<_, _>>()?;
     let control = control(a)?;
     let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    let prior = a.prior.as_deref().map(parse_prior).transpose()?;
+    if let (Some(s), Some(p)) = (sprt, prior) {
+        if s.verdict(&p) != stats::Verdict::Continue {
+            return Err(format!(
+                "--prior: those pairs have decided the SPRT already ({}): nothing to continue",
+                summary::sprt_line(s, &p)
+            ));
+        }
+    }
     let rules = a
         .adjudicate
         .as_deref()
@@ -296,6 +325,7 @@ fn plan(a: &Args) -> Result<Plan, String> {
         specs,
         control,
         sprt,
+        prior: prior.unwrap_or_default(),
         rules,
         book,
         pairs,
@@ -330,7 +360,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         pgn_out: pgn_out.as_ref(),
         html: html.as_ref(),
         bar: progress_bar(2 * plan.pairs as u64),
-        tally: Mutex::new(Tally::default()),
+        tally: Mutex::new(Tally::with_prior(plan.prior)),
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         pgn_error: Mutex::new(None),
@@ -555,4 +585,20 @@ fn play_one(
         procs[i] = None; // restarted for the next game
     }
     played
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prior_counts_need_five_numbers() {
+        assert_eq!(parse_prior("1, 2,3,4,5").unwrap().0, [1, 2, 3, 4, 5]);
+        for bad in ["1,2", "1,2,3,4,5,6", "a,b,c,d,e", "-1,0,0,0,0", ""] {
+            assert!(
+                parse_prior(bad).unwrap_err().contains("five counts"),
+                "{bad}"
+            );
+        }
+    }
 }

@@ -76,7 +76,7 @@ impl HtmlReport {
             r.error = t.wdl.elo_error();
             r.los = t.wdl.los();
             r.penta = t.penta.0;
-            r.sprt = sprt.map(|s| sprt_line(s, t));
+            r.sprt = sprt.map(|s| sprt_line(s, &t.sprt_pairs()));
             r.finished = finished;
             crate::html::match_page::page(&r)
         };

@@ -103,6 +103,45 @@ impl Pentanomial {
     pub fn pairs(&self) -> u32 {
         self.0.iter().sum()
     }
+
+    /// The first player's share of the points (0 with no pair).
+    pub fn score(&self) -> f64 {
+        let points: f64 = self
+            .0
+            .iter()
+            .zip(PAIR_SCORES)
+            .map(|(&c, a)| c as f64 * a)
+            .sum();
+        points / self.pairs().max(1) as f64
+    }
+
+    /// The Elo difference that score means.
+    pub fn elo(&self) -> f64 {
+        elo_of_score(self.score())
+    }
+
+    /// Half-width of the 95% interval of the Elo difference, from the
+    /// spread of the pairs' scores (narrower than the trinomial one when
+    /// the openings decide much of a game).
+    pub fn elo_error(&self) -> f64 {
+        let n = self.pairs() as f64;
+        if n < 2.0 {
+            return f64::INFINITY;
+        }
+        let p = self.0.map(|c| c as f64 / n);
+        let (mu, var) = mean_var(&p);
+        let dev = 1.959_964 * (var / n).sqrt();
+        (elo_of_score(mu + dev) - elo_of_score(mu - dev)) / 2.0
+    }
+}
+
+impl std::ops::Add for Pentanomial {
+    type Output = Pentanomial;
+
+    /// Two runs' counts together, pair class by pair class.
+    fn add(self, other: Pentanomial) -> Pentanomial {
+        Pentanomial(std::array::from_fn(|i| self.0[i] + other.0[i]))
+    }
 }
 
 /// The Elo scale of the SPRT bounds.
@@ -335,6 +374,23 @@ mod tests {
 
     /// fastchess's published test values (its Stats are LL, LD, WL, DD, WD, WW;
     /// ours are pairs worth 0, 0.5, 1, 1.5, 2 points: WL and DD together).
+    #[test]
+    fn pentanomial_score_interval_and_sum() {
+        let p = Pentanomial([1, 2, 3, 4, 5]);
+        // (2 * 0.25 + 3 * 0.5 + 4 * 0.75 + 5) / 15 = 10 / 15.
+        assert!((p.score() - 2.0 / 3.0).abs() < 1e-12);
+        assert!((p.elo() - elo_of_score(2.0 / 3.0)).abs() < 1e-9);
+        // The interval narrows as the square root of the pairs (for many
+        // pairs: the logistic curve bends a wide interval).
+        let (many, four_times) = (
+            Pentanomial([10, 20, 30, 40, 50]),
+            Pentanomial([40, 80, 120, 160, 200]),
+        );
+        assert!((many.elo_error() / four_times.elo_error() - 2.0).abs() < 0.02);
+        assert_eq!((p + many).0, [11, 22, 33, 44, 55]);
+        assert!(Pentanomial([0, 0, 1, 0, 0]).elo_error().is_infinite());
+    }
+
     #[test]
     fn gsprt_matches_fastchess_published_values() {
         let llr = |ll: u32, ld: u32, wl: u32, dd: u32, wd: u32, ww: u32, e0, e1, model| {

@@ -10,6 +10,8 @@ use super::types::{GameResult, Played};
 pub struct Tally {
     pub wdl: Wdl,
     pub penta: Pentanomial,
+    /// Pairs of earlier runs of the same SPRT (`--prior`), not played here.
+    pub prior: Pentanomial,
     /// First engine's points in the first finished game of each unfinished pair.
     half_pairs: HashMap<usize, f64>,
     /// Games by how they ended ("termination (detail)").
@@ -17,6 +19,14 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// An empty tally whose SPRT also counts `prior`, the pairs of earlier runs.
+    pub fn with_prior(prior: Pentanomial) -> Tally {
+        Tally {
+            prior,
+            ..Tally::default()
+        }
+    }
+
     /// Counts one finished game of pair `pair` (`second`: engine 1 had White).
     pub fn record(&mut self, pair: usize, second: bool, played: &Played) {
         let first_points = match (&played.result, second) {
@@ -40,9 +50,14 @@ impl Tally {
         }
     }
 
+    /// The pairs the SPRT goes by: this run's and the earlier runs'.
+    pub fn sprt_pairs(&self) -> Pentanomial {
+        self.penta + self.prior
+    }
+
     /// Whether the SPRT (if any) has decided.
     pub fn decided(&self, sprt: Option<Sprt>) -> bool {
-        sprt.is_some_and(|s| s.verdict(&self.penta) != Verdict::Continue)
+        sprt.is_some_and(|s| s.verdict(&self.sprt_pairs()) != Verdict::Continue)
     }
 
     /// One line: "A vs B: +w =d -l  +x.y Elo".
