@@ -33,6 +33,16 @@ pub fn erf(x: f64) -> f64 {
     }
 }
 
+/// Half-width of the 95% interval of the Elo difference, for a mean score
+/// `mean` over `n` games or pairs whose scores have variance `var`.
+fn elo_half_width(mean: f64, var: f64, n: f64) -> f64 {
+    if n < 2.0 {
+        return f64::INFINITY;
+    }
+    let dev = 1.959_964 * (var / n).sqrt();
+    (elo_of_score(mean + dev) - elo_of_score(mean - dev)) / 2.0
+}
+
 /// Wins, draws and losses of the first player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
@@ -60,16 +70,12 @@ impl Wdl {
     /// Half-width of the 95% interval of the Elo difference (trinomial).
     pub fn elo_error(&self) -> f64 {
         let n = self.games() as f64;
-        if n < 2.0 {
-            return f64::INFINITY;
-        }
         let s = self.score();
         let var = (self.wins as f64 * (1.0 - s).powi(2)
             + self.draws as f64 * (0.5 - s).powi(2)
             + self.losses as f64 * s.powi(2))
-            / n;
-        let dev = 1.959_964 * (var / n).sqrt();
-        (elo_of_score(s + dev) - elo_of_score(s - dev)) / 2.0
+            / n.max(1.0);
+        elo_half_width(s, var, n)
     }
 
     /// Likelihood of superiority: P(the first player is stronger).
@@ -125,13 +131,8 @@ impl Pentanomial {
     /// the openings decide much of a game).
     pub fn elo_error(&self) -> f64 {
         let n = self.pairs() as f64;
-        if n < 2.0 {
-            return f64::INFINITY;
-        }
-        let p = self.0.map(|c| c as f64 / n);
-        let (mu, var) = mean_var(&p);
-        let dev = 1.959_964 * (var / n).sqrt();
-        (elo_of_score(mu + dev) - elo_of_score(mu - dev)) / 2.0
+        let (mu, var) = mean_var(&self.0.map(|c| c as f64 / n.max(1.0)));
+        elo_half_width(mu, var, n)
     }
 }
 
