@@ -9,7 +9,12 @@
 //! (`matchrun::stats`), so the two cannot disagree.
 
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
+
+use pgn_reader::{RawTag, Reader, Visitor};
 
 use crate::matchrun::stats::Pentanomial;
 use crate::matchrun::summary::{pairs_line, sprt_line};
@@ -53,9 +58,9 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     let mut files = Pentanomial::default();
     for path in &paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let counts = pairs_in(&text, &a.engine).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let counts = pairs_in(BufReader::new(file), &a.engine)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         files = files + counts;
     }
     let line = |label: &str, p: &Pentanomial| println!("{label:<12} {}", pairs_line(p));
@@ -86,53 +91,53 @@ struct Tags {
     result: Option<String>,
 }
 
-/// A tag line `[Key "value"]` as (key, value), the value unescaped.
-fn tag(line: &str) -> Option<(&str, String)> {
-    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let (key, rest) = inner.split_once(char::is_whitespace)?;
-    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::with_capacity(quoted.len());
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
-        value.push(if c == '\\' { chars.next()? } else { c });
+/// A pgn-reader visitor that keeps the four tags and skips the moves (the
+/// reader's fast path): pairing needs nothing else, and the games of a
+/// match may be empty or cut short (a crash, a forfeit).
+struct TagsOnly;
+
+impl Visitor for TagsOnly {
+    type Tags = Tags;
+    type Movetext = Tags;
+    type Output = Tags;
+
+    fn begin_tags(&mut self) -> ControlFlow<Tags, Tags> {
+        ControlFlow::Continue(Tags::default())
     }
-    Some((key, value))
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Tags> {
+        let slot = match name {
+            b"Round" => &mut tags.round,
+            b"White" => &mut tags.white,
+            b"Black" => &mut tags.black,
+            b"Result" => &mut tags.result,
+            _ => return ControlFlow::Continue(()),
+        };
+        *slot = Some(String::from_utf8_lossy(&value.decode()).into_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Tags, Tags> {
+        ControlFlow::Break(tags)
+    }
+
+    fn end_game(&mut self, tags: Tags) -> Tags {
+        tags
+    }
 }
 
-/// The pentanomial counts of `engine` in the games of one PGN text: the two
+/// The pentanomial counts of `engine` in the games of one PGN: the two
 /// games of pair P carry `Round "P.1"` and `Round "P.2"`. A pair with one
 /// finished game (`*` or missing) is left out.
-fn pairs_in(text: &str, engine: &str) -> Result<Pentanomial, String> {
-    let mut games: Vec<Tags> = vec![Tags::default()];
-    let mut in_moves = false;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let Some((key, value)) = tag(line) else {
-            in_moves = true;
-            continue;
-        };
-        if in_moves {
-            games.push(Tags::default());
-            in_moves = false;
-        }
-        let g = games.last_mut().expect("one game at least");
-        match key {
-            "Round" => g.round = Some(value),
-            "White" => g.white = Some(value),
-            "Black" => g.black = Some(value),
-            "Result" => g.result = Some(value),
-            _ => {}
-        }
-    }
-    if games.len() == 1 && games[0].round.is_none() && !in_moves {
-        return Err("no games".into());
-    }
+fn pairs_in(pgn: impl Read, engine: &str) -> Result<Pentanomial, String> {
+    let mut reader = Reader::new(pgn);
     let mut pairs: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-    for (i, g) in games.iter().enumerate() {
-        let n = i + 1;
+    let mut n = 0;
+    while let Some(g) = reader
+        .read_game(&mut TagsOnly)
+        .map_err(|e| format!("after game {n}: {e}"))?
+    {
+        n += 1;
         let (Some(round), Some(white), Some(black), Some(result)) =
             (&g.round, &g.white, &g.black, &g.result)
         else {
@@ -171,6 +176,9 @@ fn pairs_in(text: &str, engine: &str) -> Result<Pentanomial, String> {
         }
         pair_games.push(points);
     }
+    if n == 0 {
+        return Err("no games".into());
+    }
     let mut counts = Pentanomial::default();
     for g in pairs.values().filter(|g| g.len() == 2) {
         counts.add(g[0], g[1]);
@@ -203,8 +211,11 @@ mod tests {
         ]
         .concat();
         // Pair 1: 1 point; pair 2: 2; pair 3: 1; pair 4 unfinished.
-        assert_eq!(pairs_in(&text, "NEW").unwrap().0, [0, 0, 2, 0, 1]);
-        assert_eq!(pairs_in(&text, "Base").unwrap().0, [1, 0, 2, 0, 0]);
+        assert_eq!(pairs_in(text.as_bytes(), "NEW").unwrap().0, [0, 0, 2, 0, 1]);
+        assert_eq!(
+            pairs_in(text.as_bytes(), "Base").unwrap().0,
+            [1, 0, 2, 0, 0]
+        );
     }
 
     #[test]
@@ -214,12 +225,20 @@ mod tests {
             game("1.2", "B", "A \\\"x\\\"", "0-1"),
         ]
         .concat();
-        assert_eq!(pairs_in(&text, "A \"x\"").unwrap().0, [0; 5]);
+        assert_eq!(pairs_in(text.as_bytes(), "A \"x\"").unwrap().0, [0; 5]);
+    }
+
+    #[test]
+    fn tag_like_lines_inside_comments_and_variations_are_moves_not_tags() {
+        let tricky = "[Round \"2.1\"]\n[White \"NEW\"]\n[Black \"Base\"]\n[Result \"1-0\"]\n\n\
+                      1. e4 {a comment with a tag line:\n[Round \"9.1\"]\n} (1. d4 {\n[White \"X\"]\n}) 1-0\n\n";
+        let text = [tricky, &game("2.2", "Base", "NEW", "1/2-1/2")].concat();
+        assert_eq!(pairs_in(text.as_bytes(), "NEW").unwrap().0, [0, 0, 0, 1, 0]);
     }
 
     #[test]
     fn bad_files_get_a_clear_error() {
-        let err = |text: &str, engine: &str| pairs_in(text, engine).unwrap_err();
+        let err = |text: &str, engine: &str| pairs_in(text.as_bytes(), engine).unwrap_err();
         assert!(err(&game("1.1", "A", "B", "1-0"), "C").contains("no engine named 'C'"));
         assert!(err(&game("7", "A", "B", "1-0"), "A").contains("PAIR.GAME"));
         assert!(err("1. e4 e5 *", "A").contains("lacks a Round"));
