@@ -80,6 +80,12 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     paths::set_shared_flag(cli.shared.clone());
+    if matches!(
+        cli.command,
+        Some(Cmd::Perft(_) | Cmd::Bench(_) | Cmd::Epd(_) | Cmd::Advise(_) | Cmd::Sprt(_))
+    ) {
+        end_quietly_on_broken_pipe();
+    }
     let result = match cli.command {
         None | Some(Cmd::Uci) => {
             uci_loop::run();
@@ -100,5 +106,19 @@ fn main() {
     if let Err(e) = result {
         eprintln!("mach: {e}");
         std::process::exit(1);
+    }
+}
+
+/// The report subcommands print for people and pipes: when the reader goes
+/// away (`mach perft 6 --divide | head -3`), Mach ends quietly, as Unix tools
+/// do, instead of panicking on the next line. Not for UCI, `match` or
+/// `explore`, which write to GUIs, engines and sockets that may close while
+/// Mach must carry on, nor for the commands that write files.
+fn end_quietly_on_broken_pipe() {
+    // SAFETY: sets SIGPIPE back to its default disposition at start-up,
+    // before any thread exists; no handler of Mach's is replaced.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
