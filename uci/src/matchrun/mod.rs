@@ -214,15 +214,12 @@ pub(crate) fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
 
 /// `--prior`: five pair counts separated by commas.
 pub(crate) fn parse_prior(s: &str) -> Result<Pentanomial, String> {
-    let counts: Vec<u32> = s
-        .split(',')
-        .map(|x| x.trim().parse())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("--prior '{s}': five counts, e.g. 74,257,387,245,96"))?;
-    let counts: [u32; 5] = counts
-        .try_into()
-        .map_err(|_| format!("--prior '{s}': five counts, e.g. 74,257,387,245,96"))?;
-    Ok(Pentanomial(counts))
+    s.split(',')
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<Vec<u32>>>()
+        .and_then(|counts| counts.try_into().ok())
+        .map(Pentanomial)
+        .ok_or_else(|| format!("--prior '{s}': five counts, e.g. 74,257,387,245,96"))
 }
 
 /// A seeded Fisher-Yates shuffle: the same order for the same `--seed`.
