@@ -280,7 +280,12 @@ impl Searcher<'_> {
             // score, never of checks.
             if best_score > -MATE_BOUND && !in_check && !gives_check && !is_advised {
                 if quiet {
+                    // Late-move pruning and futility hold for every later
+                    // quiet move too: the picker drops them (checks as well).
                     if depth <= LMP_MAX_DEPTH && move_count as i32 >= lmp_limit {
+                        if let Some(p) = picker.as_mut() {
+                            p.skip_quiets();
+                        }
                         continue;
                     }
                     // A quiet move that has done badly after these moves before.
@@ -291,6 +296,9 @@ impl Searcher<'_> {
                     if depth <= FUTILITY_MAX_DEPTH
                         && est + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
                     {
+                        if let Some(p) = picker.as_mut() {
+                            p.skip_quiets();
+                        }
                         continue;
                     }
                     if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
