@@ -167,6 +167,16 @@ impl History {
         }
     }
 
+    /// Teaches the continuation histories alone how quiet move `m` did
+    /// after the moves in `conts` (a late move whose reduced search
+    /// beat alpha, once its re-search has said what it is worth).
+    pub fn update_continuation(&mut self, side: Color, m: Move, conts: Conts, bonus: i32) {
+        let pt = piece_to(side, m) as usize;
+        for &c in conts.iter().flatten() {
+            gravity16(&mut self.cont[c as usize * PIECE_TO + pt], bonus);
+        }
+    }
+
     fn add_quiet(&mut self, side: Color, m: Move, conts: Conts, bonus: i32) {
         let (f, t) = from_to(m);
         gravity(&mut self.butterfly[side as usize][f][t], bonus);

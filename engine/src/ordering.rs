@@ -169,6 +169,21 @@ impl MovePicker {
         }
     }
 
+    /// Drops the quiet moves not yet picked (the search prunes every later
+    /// quiet move once late-move or futility pruning starts at a node), so
+    /// they are neither scored, sorted nor tested for check.
+    pub fn skip_quiets(&mut self) {
+        self.pending = None;
+        let mut kept = self.next;
+        for i in self.next..self.moves.len() {
+            if is_tactical(self.moves[i].0) {
+                self.moves[kept] = self.moves[i];
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
+    }
+
     /// Gives the buffer back for reuse.
     pub fn into_buffer(self) -> ScoredMoves {
         self.moves

@@ -76,6 +76,12 @@ pub const SEE_CAPTURE_MARGIN: i32 = 20;
 /// Quiescence delta pruning: a capture that cannot lift the score within this of alpha is skipped.
 pub const DELTA_MARGIN: i32 = 200;
 
+/// A late move whose reduced search beat alpha is searched again one ply
+/// deeper when it beat the best score so far by this (cp) + 2 per ply.
+pub const DEEPER_MARGIN: i32 = 40;
+/// ... and one ply shallower when it beat the best score by less than this (cp).
+pub const SHALLOWER_MARGIN: i32 = 10;
+
 /// History bonus per ply of depth for the move that caused a cutoff (and
 /// malus for the moves tried before it): linear in depth, as in Stockfish and
 /// Ethereal, so shallow cutoffs still teach the tables something.

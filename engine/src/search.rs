@@ -280,7 +280,12 @@ impl Searcher<'_> {
             // score, never of checks.
             if best_score > -MATE_BOUND && !in_check && !gives_check && !is_advised {
                 if quiet {
+                    // Late-move pruning and futility hold for every later
+                    // quiet move too: the picker drops them (checks as well).
                     if depth <= LMP_MAX_DEPTH && move_count as i32 >= lmp_limit {
+                        if let Some(p) = picker.as_mut() {
+                            p.skip_quiets();
+                        }
                         continue;
                     }
                     // A quiet move that has done badly after these moves before.
@@ -291,6 +296,9 @@ impl Searcher<'_> {
                     if depth <= FUTILITY_MAX_DEPTH
                         && est + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
                     {
+                        if let Some(p) = picker.as_mut() {
+                            p.skip_quiets();
+                        }
                         continue;
                     }
                     if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
@@ -350,7 +358,7 @@ impl Searcher<'_> {
                     extension -= 1;
                 }
             }
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(piece_to(pos.turn(), m));
             self.keys.push(child_key);
@@ -379,25 +387,47 @@ impl Searcher<'_> {
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
+                let new_depth_reduced = new_depth - r;
                 let mut s = -self.search(
                     &child,
                     child_key,
-                    new_depth - r,
+                    new_depth_reduced,
                     ply + 1,
                     -alpha - 1,
                     -alpha,
                     true,
                 );
                 if s > alpha && r > 0 {
-                    s = -self.search(
-                        &child,
-                        child_key,
-                        new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        !cut_node,
-                    );
+                    // The reduced search beat alpha: search again at full
+                    // depth, one ply more if it beat the best score by far,
+                    // one less if it barely reached it (Stockfish's).
+                    new_depth += (s > best_score + DEEPER_MARGIN + 2 * new_depth) as i32
+                        - (s < best_score + SHALLOWER_MARGIN) as i32;
+                    if new_depth > new_depth_reduced {
+                        s = -self.search(
+                            &child,
+                            child_key,
+                            new_depth,
+                            ply + 1,
+                            -alpha - 1,
+                            -alpha,
+                            !cut_node,
+                        );
+                    }
+                    // What the full search found teaches the continuation
+                    // histories of this quiet move.
+                    if quiet {
+                        let bonus = (HISTORY_BONUS_PER_PLY * new_depth - HISTORY_BONUS_OFFSET)
+                            .clamp(0, HISTORY_BONUS_MAX);
+                        let bonus = if s <= alpha {
+                            -bonus
+                        } else if s >= beta {
+                            bonus
+                        } else {
+                            0
+                        };
+                        self.hist.update_continuation(pos.turn(), m, conts, bonus);
+                    }
                 }
                 if s > alpha && s < beta {
                     s = -self.search(&child, child_key, new_depth, ply + 1, -beta, -alpha, false);
