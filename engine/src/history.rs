@@ -180,10 +180,7 @@ impl History {
     fn add_quiet(&mut self, side: Color, m: Move, conts: Conts, bonus: i32) {
         let (f, t) = from_to(m);
         gravity(&mut self.butterfly[side as usize][f][t], bonus);
-        let pt = piece_to(side, m) as usize;
-        for &c in conts.iter().flatten() {
-            gravity16(&mut self.cont[c as usize * PIECE_TO + pt], bonus);
-        }
+        self.update_continuation(side, m, conts, bonus);
     }
 
     fn add_capture(&mut self, side: Color, m: Move, bonus: i32) {

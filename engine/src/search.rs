@@ -15,6 +15,12 @@ use crate::see::see_ge;
 use crate::thread::{lmr, Searcher};
 use crate::tt::{Bound, Entry};
 
+/// The history bonus (and malus) a search of `depth` plies earns:
+/// linear in depth, capped, never negative.
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
+}
+
 /// Has the side to move a piece other than pawns and king? Without one,
 /// passing could be better than any move (zugzwang), so no null move.
 fn has_non_pawn_material(pos: &Chess) -> bool {
@@ -417,8 +423,7 @@ impl Searcher<'_> {
                     // What the full search found teaches the continuation
                     // histories of this quiet move.
                     if quiet {
-                        let bonus = (HISTORY_BONUS_PER_PLY * new_depth - HISTORY_BONUS_OFFSET)
-                            .clamp(0, HISTORY_BONUS_MAX);
+                        let bonus = history_bonus(new_depth);
                         let bonus = if s <= alpha {
                             -bonus
                         } else if s >= beta {
@@ -447,8 +452,7 @@ impl Searcher<'_> {
                         self.pv.update(ply, m);
                     }
                     if score >= beta {
-                        let bonus = (HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET)
-                            .min(HISTORY_BONUS_MAX);
+                        let bonus = history_bonus(depth);
                         let side = pos.turn();
                         if quiet {
                             self.hist
