@@ -101,7 +101,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
     let command = match tokens[0] {
         "go" => Command::Go(Box::new(parse_go(rest))),
         "position" => parse_position(rest)?,
-        "setoption" => parse_setoption(rest)?,
+        "setoption" => parse_setoption(line)?,
         _ => parse_simple(&tokens.join(" "))?,
     };
     Ok(Some(command))
@@ -220,23 +220,49 @@ fn parse_position(tokens: &[&str]) -> Result<Command, ProtocolError> {
     })
 }
 
-fn parse_setoption(tokens: &[&str]) -> Result<Command, ProtocolError> {
+fn parse_setoption(line: &str) -> Result<Command, ProtocolError> {
     let malformed = |reason: &str| ProtocolError::Malformed {
         command: "setoption",
         reason: reason.to_string(),
     };
-    if tokens.first() != Some(&"name") {
+    // Words with their byte offsets, so that the value can be taken from the
+    // raw line: paths keep their double spaces and tabs.
+    let words: Vec<(usize, &str)> = line
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+        .collect();
+    let at = words
+        .iter()
+        .position(|&(_, w)| w == "setoption")
+        .unwrap_or(0);
+    let words = &words[(at + 1).min(words.len())..];
+    if words.first().map(|&(_, w)| w) != Some("name") {
         return Err(malformed(
             "expected 'setoption name <name> [value <value>]'",
         ));
     }
-    // The name runs up to the last lone word "value", so names may contain
-    // spaces and even the word itself ("ValueScale" is one token anyway).
-    let body = &tokens[1..];
-    let value_at = body.iter().rposition(|&t| t == "value");
+    // The name runs up to the first lone word "value" (the specification
+    // keeps that word out of names), so names may contain spaces; the value
+    // is the rest of the line, trimmed at its ends only.
+    let body = &words[1..];
+    let value_at = body.iter().position(|&(_, w)| w == "value");
     let (name, value) = match value_at {
-        Some(i) if i > 0 => (body[..i].join(" "), Some(body[i + 1..].join(" "))),
-        _ => (body.join(" "), None),
+        Some(i) if i > 0 => {
+            let (offset, word) = body[i];
+            let rest = &line[offset + word.len()..];
+            (
+                body[..i]
+                    .iter()
+                    .map(|&(_, w)| w)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Some(rest.trim().to_string()),
+            )
+        }
+        _ => (
+            body.iter().map(|&(_, w)| w).collect::<Vec<_>>().join(" "),
+            None,
+        ),
     };
     if name.is_empty() {
         return Err(malformed("missing option name"));
@@ -393,6 +419,37 @@ mod tests {
             Command::SetOption {
                 name: "Clear Hash".into(),
                 value: None
+            }
+        );
+    }
+
+    #[test]
+    fn option_values_keep_their_inner_spaces_and_the_word_value() {
+        assert_eq!(
+            parse("setoption name BookFile value /books/opening value.bin")
+                .unwrap()
+                .unwrap(),
+            Command::SetOption {
+                name: "BookFile".into(),
+                value: Some("/books/opening value.bin".into())
+            }
+        );
+        assert_eq!(
+            parse("setoption name AdvisorIndex value /data/My  Index\tA  ")
+                .unwrap()
+                .unwrap(),
+            Command::SetOption {
+                name: "AdvisorIndex".into(),
+                value: Some("/data/My  Index\tA".into())
+            }
+        );
+        assert_eq!(
+            parse("joho setoption name Move Overhead value")
+                .unwrap()
+                .unwrap(),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some(String::new())
             }
         );
     }
