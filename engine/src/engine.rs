@@ -79,8 +79,11 @@ impl Engine {
         e
     }
 
+    /// A new table of `mb` MiB (less if that much cannot be had). The old
+    /// one is let go first, so the two never need memory at once; helpers
+    /// finishing the last search may still hold it for a moment.
     pub fn set_hash(&mut self, mb: usize) {
-        // Helpers finishing the last search may still hold the old table.
+        self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
