@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use shakmaty::Chess;
-use std::sync::mpsc::{channel, Sender};
+use std::sync::mpsc::{channel, Receiver, Sender};
 
 use crate::history::History;
 use crate::thread::{Searcher, Shared};
@@ -37,9 +37,49 @@ pub(crate) struct Pool {
     helpers: Vec<Helper>,
 }
 
+/// A helper's life: run the jobs it is sent until its queue closes.
+fn helper_loop(rx: Receiver<Job>) {
+    let mut hist = History::default();
+    for job in rx {
+        match job {
+            Job::Clear => hist.clear(),
+            Job::Search {
+                shared,
+                id,
+                root,
+                keys,
+            } => {
+                hist.age_butterfly();
+                // A panic loses this helper's search, never the thread.
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    let mut s = Searcher::new(&shared, id, &mut hist, &root, &keys);
+                    s.init_root_moves();
+                    s.iterate(&crate::report::Silent, 1);
+                }));
+                if r.is_err() {
+                    log::warn!("helper thread {id}: search panicked");
+                    hist.clear();
+                }
+            }
+        }
+    }
+}
+
 impl Pool {
-    /// Grows or shrinks the pool to `n` helpers.
+    /// Grows or shrinks the pool to `n` helpers; fewer when the system
+    /// refuses more threads (a thread or memory limit), never a panic.
     pub fn resize(&mut self, n: usize) {
+        self.resize_with(n, |name, body| {
+            std::thread::Builder::new().name(name).spawn(body)
+        });
+    }
+
+    /// `resize` with the thread spawner given (tests make it fail).
+    fn resize_with(
+        &mut self,
+        n: usize,
+        spawn: impl Fn(String, Box<dyn FnOnce() + Send>) -> std::io::Result<JoinHandle<()>>,
+    ) {
         while self.helpers.len() > n {
             let h = self.helpers.pop().expect("len > n");
             drop(h.jobs); // the helper ends when its queue closes
@@ -47,36 +87,14 @@ impl Pool {
         }
         while self.helpers.len() < n {
             let (tx, rx) = channel::<Job>();
-            let handle = std::thread::Builder::new()
-                .name(format!("mach-helper-{}", self.helpers.len() + 1))
-                .spawn(move || {
-                    let mut hist = History::default();
-                    for job in rx {
-                        match job {
-                            Job::Clear => hist.clear(),
-                            Job::Search {
-                                shared,
-                                id,
-                                root,
-                                keys,
-                            } => {
-                                hist.age_butterfly();
-                                // A panic loses this helper's search, never the thread.
-                                let r = catch_unwind(AssertUnwindSafe(|| {
-                                    let mut s = Searcher::new(&shared, id, &mut hist, &root, &keys);
-                                    s.init_root_moves();
-                                    s.iterate(&crate::report::Silent, 1);
-                                }));
-                                if r.is_err() {
-                                    log::warn!("helper thread {id}: search panicked");
-                                    hist.clear();
-                                }
-                            }
-                        }
-                    }
-                })
-                .expect("spawn a helper thread");
-            self.helpers.push(Helper { jobs: tx, handle });
+            let name = format!("mach-helper-{}", self.helpers.len() + 1);
+            match spawn(name, Box::new(move || helper_loop(rx))) {
+                Ok(handle) => self.helpers.push(Helper { jobs: tx, handle }),
+                Err(e) => {
+                    log::warn!("cannot start helper thread {}: {e}", self.helpers.len() + 1);
+                    break;
+                }
+            }
         }
     }
 
@@ -109,5 +127,30 @@ impl Pool {
 impl Drop for Pool {
     fn drop(&mut self) {
         self.resize(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_helper_the_system_refuses_leaves_a_smaller_pool_instead_of_a_panic() {
+        let mut pool = Pool::default();
+        // The third thread cannot be had.
+        let started = std::sync::atomic::AtomicUsize::new(0);
+        pool.resize_with(5, |name, body| {
+            if started.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 2 {
+                Err(std::io::Error::other("thread limit"))
+            } else {
+                std::thread::Builder::new().name(name).spawn(body)
+            }
+        });
+        assert_eq!(pool.len(), 2);
+        // It can still shrink and grow again once threads are available.
+        pool.resize(1);
+        assert_eq!(pool.len(), 1);
+        pool.resize(3);
+        assert_eq!(pool.len(), 3);
     }
 }

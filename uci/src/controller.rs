@@ -237,8 +237,12 @@ impl Controller {
                 self.hash_mb = got;
             }
             Change::Threads(n) => {
-                self.threads = n;
                 self.engine().set_threads(n);
+                let got = self.engine().threads();
+                if got < n {
+                    info_string(&format!("Threads {n} cannot be started here; using {got}"));
+                }
+                self.threads = got;
             }
             Change::ClearHash => self.engine().clear(),
             Change::Ponder(_) => {} // We ponder whenever the GUI sends `go ponder`.
