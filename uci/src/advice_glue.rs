@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use mach_advisor::advice::Advice;
 use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::chunks::plans::PlanTerm;
 use mach_advisor::search::{Mode, QueryOptions};
 use mach_advisor::service::{AdvisorService, Answer, Request, Response};
 use mach_engine::advice::{Delivered, Plans, RootAdvice, TreeAdvice};
-use mach_engine::{board, Limits};
+use mach_engine::{board, Limits, SearchControl};
 use shakmaty::{Chess, Move, Position};
 
 use crate::options::{self, Change};
@@ -150,40 +150,54 @@ pub fn describe_book(moves: &[BookMove], rules: BookRules, chess960: bool) -> St
     s
 }
 
-/// Waits at most `budget` for this request's book answer (which comes first).
-pub fn wait_book(rx: &Receiver<Response>, id: u64, budget: Duration) -> Option<Vec<BookMove>> {
-    match wait(rx, id, budget, |a| matches!(a, Answer::Book(_)))? {
+/// Waits at most `budget` (or until `control` stops) for this request's
+/// book answer (which comes first).
+pub fn wait_book(
+    rx: &Receiver<Response>,
+    id: u64,
+    budget: Duration,
+    control: &SearchControl,
+) -> Option<Vec<BookMove>> {
+    match wait(rx, id, budget, control, |a| matches!(a, Answer::Book(_)))? {
         Answer::Book(b) => Some(b),
         Answer::Advice(_) => None,
     }
 }
 
-/// Waits at most `budget` for this request's advice (after its book answer).
+/// Waits at most `budget` (or until `control` stops) for this request's
+/// advice (after its book answer).
 pub fn wait_advice(
     rx: &Receiver<Response>,
     id: u64,
     budget: Duration,
+    control: &SearchControl,
 ) -> Option<Result<Advice, String>> {
-    match wait(rx, id, budget, |a| matches!(a, Answer::Advice(_)))? {
+    match wait(rx, id, budget, control, |a| matches!(a, Answer::Advice(_)))? {
         Answer::Advice(a) => Some(a),
         Answer::Book(_) => None,
     }
 }
 
+/// How often a wait for the advisor looks at `stop`.
+const STOP_CHECK: Duration = Duration::from_millis(10);
+
 /// Waits for an answer with this id that `wanted` accepts, dropping stale
-/// answers (to earlier requests) and this request's earlier answers.
+/// answers (to earlier requests) and this request's earlier answers; gives
+/// up at the budget or within `STOP_CHECK` of a `stop`.
 fn wait(
     rx: &Receiver<Response>,
     id: u64,
     budget: Duration,
+    control: &SearchControl,
     wanted: impl Fn(&Answer) -> bool,
 ) -> Option<Answer> {
     let deadline = std::time::Instant::now() + budget;
     loop {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match rx.recv_timeout(left) {
+        match rx.recv_timeout(left.min(STOP_CHECK)) {
             Ok(r) if r.id == id && wanted(&r.answer) => return Some(r.answer),
             Ok(_) => continue, // stale: an answer to an earlier search
+            Err(RecvTimeoutError::Timeout) if !left.is_zero() && !control.is_stopped() => {}
             Err(_) => return None,
         }
     }
@@ -575,7 +589,8 @@ mod tests {
             answer: Answer::Advice(Ok(advice_with("e2e4"))),
         })
         .unwrap();
-        let got = wait_advice(&rx, 2, Duration::from_millis(100))
+        let go = SearchControl::new(false, std::time::Instant::now());
+        let got = wait_advice(&rx, 2, Duration::from_millis(100), &go)
             .unwrap()
             .unwrap();
         assert_eq!(board::uci(got.moves[0].mv, false), "e2e4");
@@ -609,6 +624,17 @@ mod tests {
             ("g1f3".to_string(), 50)
         );
         assert!(p.poll().is_none(), "delivered once");
-        assert!(wait_advice(&rx, 9, Duration::from_millis(10)).is_none());
+        assert!(wait_advice(&rx, 9, Duration::from_millis(10), &go).is_none());
+    }
+
+    #[test]
+    fn a_stop_ends_the_wait_for_advice_at_once() {
+        let (_tx, rx) = crossbeam_channel::unbounded::<Response>();
+        let go = SearchControl::new(false, std::time::Instant::now());
+        go.stop();
+        let t = std::time::Instant::now();
+        assert!(wait_advice(&rx, 1, Duration::from_secs(60), &go).is_none());
+        assert!(wait_book(&rx, 1, Duration::from_secs(60), &go).is_none());
+        assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
     }
 }

@@ -13,6 +13,7 @@ use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::search::QueryOptions;
 use mach_advisor::service::{Request, Response};
 use mach_engine::advice::{Delivered, Ready};
+use mach_engine::time::TimeManager;
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions, Silent};
 use shakmaty::{Chess, Move, Position};
 
@@ -71,7 +72,7 @@ pub fn run(mut job: Job) -> Engine {
     if let Some(w) = job.wait.take() {
         if let Some(b) = &job.book {
             // The book answer comes first: an exact lookup, microseconds.
-            match advice_glue::wait_book(&w.rx, w.id, w.budget) {
+            match advice_glue::wait_book(&w.rx, w.id, w.budget, &c) {
                 Some(moves) => {
                     book_candidate = book::choose(&moves, b.rules).cloned();
                     if !moves.is_empty() {
@@ -82,7 +83,7 @@ pub fn run(mut job: Job) -> Engine {
             }
         }
         if w.bonuses && book_candidate.is_none() {
-            match advice_glue::wait_advice(&w.rx, w.id, w.advice_budget) {
+            match advice_glue::wait_advice(&w.rx, w.id, w.advice_budget, &c) {
                 Some(Ok(a)) => {
                     info_string(&advice_glue::describe(&a, job.chess960));
                     // Delivered here, before the search: the poller would
@@ -149,16 +150,13 @@ fn verify(job: &mut Job, b: &BookMove, play: BookPlay, reporter: &UciReporter) -
         move_overhead: job.options.move_overhead,
         ..SearchOptions::default()
     };
-    let all = Limits::nodes(play.verify_nodes);
-    let only = Limits {
-        searchmoves: vec![b.mv],
-        ..Limits::nodes(play.verify_nodes)
-    };
     let c = job.control.clone();
     let r = catch_unwind(AssertUnwindSafe(|| {
+        let all = verify_limits(job, play.verify_nodes, Vec::new());
         let best = job
             .engine
             .search(&job.root, &job.keys, &all, &options, &c, &Silent);
+        let only = verify_limits(job, play.verify_nodes, vec![b.mv]);
         let mine = job
             .engine
             .search(&job.root, &job.keys, &only, &options, &c, reporter);
@@ -183,6 +181,27 @@ fn verify(job: &mut Job, b: &BookMove, play: BookPlay, reporter: &UciReporter) -
         "book {text}: played from memory ({loss} cp below the best move found)"
     ));
     Some(b.mv)
+}
+
+/// A verification search's limits: `nodes`, and on a clock at most a
+/// quarter of the move's planned time from now, so that even the largest
+/// BookVerifyNodes cannot lose on time (`go infinite`: nodes and `stop` only).
+fn verify_limits(job: &Job, nodes: u64, searchmoves: Vec<Move>) -> Limits {
+    let mut limits = Limits {
+        searchmoves,
+        ..Limits::nodes(nodes)
+    };
+    if job.limits.infinite {
+        return limits;
+    }
+    let overhead = job.options.move_overhead;
+    if let Some(soft) = TimeManager::new(&job.limits, job.root.turn(), overhead).soft() {
+        // Measured like the search's own clock: from `go`, or from
+        // `ponderhit` while pondering.
+        let now = job.control.clock_elapsed().unwrap_or_default();
+        limits.movetime = Some((now + soft / 4 + overhead).as_millis() as i64);
+    }
+    limits
 }
 
 /// The search proper; a panic still gives a legal move.

@@ -306,6 +306,33 @@ fn a_master_blunder_is_rejected_by_the_verification_search() {
     assert_ne!(best, "d8g5");
 }
 
+#[test]
+fn the_largest_book_verification_still_answers_within_the_clock() {
+    let index = index_of(
+        "verify-clock",
+        &games(5, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6", "1-0"),
+    );
+    // 100M nodes per verification search would take minutes: the clock
+    // (2 s left) must bound them.
+    let mut e = book_engine(
+        &index,
+        &[
+            "setoption name OwnBook value true",
+            "setoption name BookVerifyNodes value 100000000",
+        ],
+    );
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    let t = std::time::Instant::now();
+    e.send("go wtime 2000 btime 2000");
+    let (best, before) = e.bestmove(LONG);
+    let took = t.elapsed();
+    assert!(
+        took < std::time::Duration::from_millis(2000),
+        "{took:?} on a 2 s clock: {before:#?}"
+    );
+    assert!(!best.is_empty() && best != "(none)", "{before:#?}");
+}
+
 /// A copy of the fixture index with `damage` done to it.
 fn damaged_copy(name: &str, damage: impl Fn(&std::path::Path)) -> PathBuf {
     let src = fixture_index();
