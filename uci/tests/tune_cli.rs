@@ -131,3 +131,56 @@ fn a_missing_file_a_bad_option_and_a_file_without_games_are_clear_errors() {
     assert!(!out.exists());
     let _ = std::fs::remove_file(junk);
 }
+
+#[test]
+fn a_tune_never_overwrites_its_games_or_a_file_that_is_not_an_evaluation_source() {
+    let games = temp("own-games");
+    std::fs::write(
+        &games,
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let o = mach(&[
+        "tune",
+        games.to_str().unwrap(),
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("one of the games read"), "{}", text(&o));
+    assert!(std::fs::read_to_string(&games)
+        .unwrap()
+        .starts_with("[Result"));
+
+    let notes = temp("notes");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let o = small_tune(&notes);
+    assert!(!o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains("--force") && !t.contains("read "),
+        "refused before reading games: {t}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+
+    // An earlier tune's output is replaced without --force.
+    let earlier = temp("earlier");
+    assert!(small_tune(&earlier).status.success());
+    assert!(small_tune(&earlier).status.success());
+
+    let o = mach(&[
+        "tune",
+        "builtin:gm2700-classical-4000.pgn",
+        "--out",
+        "/no/such/dir/psqt.rs",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("no directory /no/such/dir"),
+        "{}",
+        text(&o)
+    );
+    for f in [games, notes, earlier] {
+        let _ = std::fs::remove_file(f);
+    }
+}

@@ -6,10 +6,16 @@ mod emit;
 mod features;
 mod fit;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use mach_advisor::source::Source;
+
 use crate::paths;
+
+/// The first line of every evaluation source, compiled in or written by a
+/// tune: the files a tune may replace without --force.
+const PSQT_FIRST_LINE: &str = "//! Every evaluation number in one place.";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,9 +35,14 @@ pub struct Args {
     /// Share of the games whose positions are held out of training.
     #[arg(long, default_value_t = 0.1)]
     holdout: f64,
-    /// Where to write the tables (Rust source).
+    /// Where to write the tables (Rust source). An existing file is replaced
+    /// only if it is an evaluation source (the engine's psqt.rs or an
+    /// earlier tune's), or with --force.
     #[arg(long, default_value = "engine/src/psqt.rs")]
     out: PathBuf,
+    /// Replace --out even if it is some other file.
+    #[arg(long)]
+    force: bool,
     /// Start from the weights compiled in today (default: plain piece values,
     /// every other weight zero).
     #[arg(long)]
@@ -83,6 +94,53 @@ impl Rng {
     }
 }
 
+/// Refuses, before any work, an --out the tune could not write or must not
+/// replace: a directory, a path in no directory, one of the games read, or
+/// an existing file that is not an evaluation source (unless `force`).
+fn check_out(out: &Path, inputs: &[Source], force: bool) -> Result<(), String> {
+    if out.is_dir() {
+        return Err(format!(
+            "--out {} is a directory, not a file",
+            out.display()
+        ));
+    }
+    if let Some(d) = out.parent() {
+        if !d.as_os_str().is_empty() && !d.is_dir() {
+            return Err(format!(
+                "cannot write {}: no directory {} (run from the repository's root, or pass --out)",
+                out.display(),
+                d.display()
+            ));
+        }
+    }
+    if !out.exists() {
+        return Ok(());
+    }
+    let same = |p: &Path| match (out.canonicalize(), p.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if inputs
+        .iter()
+        .any(|s| matches!(s, Source::File(p) if same(p)))
+    {
+        return Err(format!(
+            "--out {} is one of the games read: not overwritten",
+            out.display()
+        ));
+    }
+    let ours = std::fs::read_to_string(out)
+        .map(|t| t.lines().next() == Some(PSQT_FIRST_LINE))
+        .unwrap_or(false);
+    if !ours && !force {
+        return Err(format!(
+            "--out {} exists and is not an evaluation source: not overwritten (pass --force to replace it)",
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Runs the tune: read, sample, fit K, fit the weights, write the source.
 pub fn run(args: &Args) -> Result<(), String> {
     if args.positions == 0 {
@@ -101,6 +159,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .iter()
         .map(|p| paths::input(p))
         .collect::<Result<Vec<_>, _>>()?;
+    check_out(&args.out, &sources, args.force)?;
     let (games, rs) = data::read(&sources)?;
     println!(
         "read {} games with a result ({} skipped) in {:.1} s",
