@@ -36,6 +36,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
+    if !(1..=256).contains(&args.jobs) {
+        return Err(format!("--jobs must be 1..256, not {}", args.jobs));
+    }
     let bytes = crate::paths::input(&args.file)?
         .read_all()
         .map_err(|e| e.to_string())?;
@@ -68,7 +71,8 @@ pub fn run(args: &Args) -> Result<(), String> {
     let results: Mutex<Vec<Option<Solved>>> = Mutex::new(vec![None; positions.len()]);
     let start = Instant::now();
     std::thread::scope(|s| {
-        for _ in 0..args.jobs.max(1) {
+        // No more threads than positions: each one holds a hash table.
+        for _ in 0..args.jobs.clamp(1, positions.len().max(1)) {
             s.spawn(|| {
                 let mut engine = Engine::new(args.hash, 1);
                 loop {

@@ -22,7 +22,17 @@ pub struct Args {
     compare: bool,
 }
 
+/// Deeper than this, perft would run for ages and its recursion could
+/// outgrow the thread's stack.
+const MAX_DEPTH: u32 = 64;
+
 pub fn run(args: &Args) -> Result<(), String> {
+    if args.depth > MAX_DEPTH {
+        return Err(format!(
+            "perft depth must be 0..{MAX_DEPTH}, not {}",
+            args.depth
+        ));
+    }
     let pos = match &args.fen {
         Some(f) => board::from_fen(f, false)?,
         None => shakmaty::Chess::default(),

@@ -23,3 +23,26 @@ fn a_report_whose_reader_has_gone_ends_quietly_not_with_a_panic() {
         "nothing was printed, so this is not a success"
     );
 }
+
+/// Arguments no run could finish are refused at once with the bounds:
+/// a perft deeper than its stack allows, more EPD jobs than threads allowed.
+#[test]
+fn an_impossible_perft_depth_or_epd_job_count_is_a_clear_error() {
+    let perft = Command::new(env!("CARGO_BIN_EXE_mach"))
+        .args(["perft", "100000"])
+        .output()
+        .expect("mach runs");
+    let err = String::from_utf8_lossy(&perft.stderr);
+    assert!(!perft.status.success());
+    assert!(err.contains("perft depth must be 0..64"), "{err}");
+
+    let wac = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/wac.epd");
+    let epd = Command::new(env!("CARGO_BIN_EXE_mach"))
+        .args(["epd", wac, "--jobs", "100000"])
+        .output()
+        .expect("mach runs");
+    let err = String::from_utf8_lossy(&epd.stderr);
+    assert!(!epd.status.success());
+    assert!(err.contains("--jobs must be 1..256"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
