@@ -22,6 +22,25 @@ pub fn set_shared_flag(flag: Option<PathBuf>) {
     let _ = SHARED_FLAG.set(flag);
 }
 
+/// Refuses an --out file that cannot be written: a directory, or a path
+/// whose directory does not exist (checked before any work is done).
+pub fn output_file(out: &Path) -> Result<(), String> {
+    if out.is_dir() {
+        return Err(format!(
+            "--out {} is a directory, not a file",
+            out.display()
+        ));
+    }
+    match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() && !d.is_dir() => Err(format!(
+            "cannot write {}: no directory {}",
+            out.display(),
+            d.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The default database, as built into the binary.
 pub fn default_database() -> Source {
     builtin_source(&format!("{}.pgn", data::DEFAULT_DATABASE_NAME)).expect("built in")

@@ -101,7 +101,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
     let command = match tokens[0] {
         "go" => Command::Go(Box::new(parse_go(rest))),
         "position" => parse_position(rest)?,
-        "setoption" => parse_setoption(line)?,
+        "setoption" => parse_setoption(line, rest)?,
         _ => parse_simple(&tokens.join(" "))?,
     };
     Ok(Some(command))
@@ -220,23 +220,14 @@ fn parse_position(tokens: &[&str]) -> Result<Command, ProtocolError> {
     })
 }
 
-fn parse_setoption(line: &str) -> Result<Command, ProtocolError> {
+/// `setoption`; `tokens` (after the word) are slices of `line`, so the
+/// value can be taken from the raw line: paths keep their double spaces and tabs.
+fn parse_setoption(line: &str, tokens: &[&str]) -> Result<Command, ProtocolError> {
     let malformed = |reason: &str| ProtocolError::Malformed {
         command: "setoption",
         reason: reason.to_string(),
     };
-    // Words with their byte offsets, so that the value can be taken from the
-    // raw line: paths keep their double spaces and tabs.
-    let words: Vec<(usize, &str)> = line
-        .split_whitespace()
-        .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
-        .collect();
-    let at = words
-        .iter()
-        .position(|&(_, w)| w == "setoption")
-        .unwrap_or(0);
-    let words = &words[(at + 1).min(words.len())..];
-    if words.first().map(|&(_, w)| w) != Some("name") {
+    if tokens.first() != Some(&"name") {
         return Err(malformed(
             "expected 'setoption name <name> [value <value>]'",
         ));
@@ -244,25 +235,13 @@ fn parse_setoption(line: &str) -> Result<Command, ProtocolError> {
     // The name runs up to the first lone word "value" (the specification
     // keeps that word out of names), so names may contain spaces; the value
     // is the rest of the line, trimmed at its ends only.
-    let body = &words[1..];
-    let value_at = body.iter().position(|&(_, w)| w == "value");
-    let (name, value) = match value_at {
+    let body = &tokens[1..];
+    let (name, value) = match body.iter().position(|&t| t == "value") {
         Some(i) if i > 0 => {
-            let (offset, word) = body[i];
-            let rest = &line[offset + word.len()..];
-            (
-                body[..i]
-                    .iter()
-                    .map(|&(_, w)| w)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                Some(rest.trim().to_string()),
-            )
+            let end = body[i].as_ptr() as usize - line.as_ptr() as usize + body[i].len();
+            (body[..i].join(" "), Some(line[end..].trim().to_string()))
         }
-        _ => (
-            body.iter().map(|&(_, w)| w).collect::<Vec<_>>().join(" "),
-            None,
-        ),
+        _ => (body.join(" "), None),
     };
     if name.is_empty() {
         return Err(malformed("missing option name"));

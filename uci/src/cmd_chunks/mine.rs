@@ -146,29 +146,17 @@ pub fn run(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// Refuses, before any work, an --out that exists (unless `force`) or is a
-/// directory, or whose directory does not exist.
+/// Refuses, before any work, an --out that exists (unless `force`) or
+/// cannot be written.
 fn writable(out: &Path, force: bool) -> Result<(), String> {
-    if out.is_dir() {
-        return Err(format!(
-            "--out {} is a directory, not a file",
-            out.display()
-        ));
-    }
+    crate::paths::output_file(out)?;
     if out.exists() && !force {
         return Err(format!(
             "--out {} exists: not overwritten (pass --force to replace it)",
             out.display()
         ));
     }
-    match out.parent() {
-        Some(d) if !d.as_os_str().is_empty() && !d.is_dir() => Err(format!(
-            "cannot write {}: no directory {}",
-            out.display(),
-            d.display()
-        )),
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 /// Writes `text` to a new file (an existing one only when `force`).

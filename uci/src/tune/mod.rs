@@ -98,21 +98,7 @@ impl Rng {
 /// replace: a directory, a path in no directory, one of the games read, or
 /// an existing file that is not an evaluation source (unless `force`).
 fn check_out(out: &Path, inputs: &[Source], force: bool) -> Result<(), String> {
-    if out.is_dir() {
-        return Err(format!(
-            "--out {} is a directory, not a file",
-            out.display()
-        ));
-    }
-    if let Some(d) = out.parent() {
-        if !d.as_os_str().is_empty() && !d.is_dir() {
-            return Err(format!(
-                "cannot write {}: no directory {} (run from the repository's root, or pass --out)",
-                out.display(),
-                d.display()
-            ));
-        }
-    }
+    paths::output_file(out)?;
     if !out.exists() {
         return Ok(());
     }
