@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use mach_engine::strength::Strength;
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
@@ -39,10 +39,25 @@ struct Running {
     control: Arc<SearchControl>,
 }
 
+/// The answer of a `go infinite` or `go ponder` whose search thread could
+/// not be started: like the search's own, it waits for `stop` (or
+/// `ponderhit`), so the GUI still gets no `bestmove` before it asks.
+struct Held {
+    control: Arc<SearchControl>,
+    best: Option<shakmaty::Move>,
+    infinite: bool,
+    chess960: bool,
+}
+
+/// How often a held answer looks for its `stop` (the stdin thread sets it
+/// on the control and does not write to the controller's channel).
+const HELD_POLL: Duration = Duration::from_millis(10);
+
 pub struct Controller {
     tx: Sender<Msg>,
     engine: Option<Engine>,
     running: Option<Running>,
+    held: Option<Held>,
     pending: VecDeque<Msg>,
     root: Chess,
     /// Zobrist keys of the positions before `root`, for repetition draws.
@@ -72,6 +87,7 @@ impl Controller {
             tx,
             engine: Some(Engine::new(16, 1)),
             running: None,
+            held: None,
             pending: VecDeque::new(),
             root: Chess::default(),
             keys: Vec::new(),
@@ -100,7 +116,23 @@ impl Controller {
     /// Handles messages until `quit` (or the channel closes), then ends
     /// the running search.
     pub fn run(mut self, rx: Receiver<Msg>) {
-        while let Ok(msg) = rx.recv() {
+        loop {
+            let msg = if self.held.is_some() {
+                match rx.recv_timeout(HELD_POLL) {
+                    Ok(msg) => msg,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.answer_held(false);
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            } else {
+                match rx.recv() {
+                    Ok(msg) => msg,
+                    Err(_) => break,
+                }
+            };
+            self.answer_held(false);
             match msg {
                 Msg::Quit => break,
                 Msg::SearchDone => {
@@ -137,6 +169,20 @@ impl Controller {
             r.control.stop();
         }
         self.join();
+        self.answer_held(true);
+    }
+
+    /// Sends the held `bestmove` once the GUI released it (or, with
+    /// `now`, because a new `go`, `ucinewgame` or `quit` ends its search).
+    fn answer_held(&mut self, now: bool) {
+        let released = self.held.as_ref().is_some_and(|h| {
+            now || h.control.is_stopped() || (!h.infinite && !h.control.is_pondering())
+        });
+        if released {
+            if let Some(h) = self.held.take() {
+                search_thread::bestmove(h.best, None, h.chess960);
+            }
+        }
     }
 
     /// Takes the engine back from a finished (or stopped) search thread.
@@ -176,6 +222,9 @@ impl Controller {
         let busy = self.running.is_some();
         match msg {
             Msg::Go(go, control) => {
+                // A `go` while an answer is held (the GUI forgot `stop`):
+                // that `go` is answered first, as a running search would be.
+                self.answer_held(true);
                 if let Some(r) = &self.running {
                     // A `go` while searching (the GUI forgot `stop`): end that search first.
                     r.control.stop();
@@ -185,6 +234,7 @@ impl Controller {
             }
             Msg::Command(Command::Position { fen, moves }) => self.position(fen.as_deref(), &moves),
             Msg::Command(Command::UciNewGame) => {
+                self.answer_held(true);
                 if let Some(r) = &self.running {
                     r.control.stop();
                     return Err(Msg::Command(Command::UciNewGame));
@@ -482,7 +532,14 @@ impl Controller {
             Err(e) => {
                 info_string(&format!("cannot start a search thread: {e}"));
                 self.engine = Some(Engine::new(self.hash_mb, self.threads));
-                search_thread::bestmove(self.root.legal_moves().first().copied(), None, chess960);
+                self.held = Some(Held {
+                    control,
+                    best: self.root.legal_moves().first().copied(),
+                    infinite: go.infinite,
+                    chess960,
+                });
+                // A timed search is answered at once; analysis waits.
+                self.answer_held(false);
             }
         }
     }

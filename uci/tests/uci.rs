@@ -595,6 +595,48 @@ fn the_largest_hash_under_a_memory_limit_falls_back_the_same_each_time_and_still
 }
 
 #[test]
+fn analysis_whose_search_thread_cannot_start_still_holds_its_move_until_stop() {
+    // 80 MiB of address space: the engine starts, but not the search
+    // thread with its 64 MiB stack. Its answer used to come at once, even
+    // under `go infinite`.
+    let mut e = Engine::start_with_address_space(80 * 1024);
+    e.handshake();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_before_bestmove("the failure named", |l| {
+        l.starts_with("info string cannot start a search thread")
+    });
+    e.expect_none("bestmove before stop", HOLD, |l| l.starts_with("bestmove"));
+    e.send("isready");
+    e.expect_before_bestmove("readyok", |l| l == "readyok");
+    e.send("stop");
+    let (mv, _) = e.bestmove(LONG);
+    assert!(is_legal(&Chess::default(), &mv), "{mv}");
+
+    // Pondering: held until `ponderhit`.
+    e.send("go ponder wtime 1000 btime 1000");
+    e.expect_none("bestmove before ponderhit", HOLD, |l| {
+        l.starts_with("bestmove")
+    });
+    e.send("ponderhit");
+    e.bestmove(LONG);
+
+    // A timed search is answered at once; a `go` that forgets `stop` still
+    // gets one answer per `go`; so does `quit`.
+    e.send("go wtime 1000 btime 1000");
+    e.bestmove(LONG);
+    e.send("go infinite");
+    e.send("go infinite");
+    e.bestmove(LONG);
+    e.expect_none("a second bestmove before stop", HOLD, |l| {
+        l.starts_with("bestmove")
+    });
+    e.send("quit");
+    e.bestmove(LONG);
+    assert!(e.wait_exit(LONG), "no exit after quit");
+}
+
+#[test]
 fn a_depth_past_i32_max_searches_deep_instead_of_wrapping_to_depth_one() {
     let mut e = Engine::start();
     e.handshake();

@@ -30,7 +30,22 @@ pub const HOLD: Duration = Duration::from_millis(500);
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mach"))
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_mach")))
+    }
+
+    /// The engine under `ulimit -v kib` (a limit on its address space).
+    #[allow(dead_code)] // not every test file uses it
+    pub fn start_with_address_space(kib: u64) -> Engine {
+        let mut bash = Command::new("bash");
+        bash.args([
+            "-c",
+            &format!("ulimit -v {kib}; exec \"{}\"", env!("CARGO_BIN_EXE_mach")),
+        ]);
+        Engine::spawn(bash)
+    }
+
+    fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             // Hermetic: never the user's own default index.
             .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
             .stdin(Stdio::piped())
