@@ -12,6 +12,7 @@ mod engine;
 pub mod epd;
 pub mod eval;
 pub mod history;
+mod huge;
 mod iterative;
 pub mod moves;
 pub mod ordering;

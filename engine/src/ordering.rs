@@ -71,7 +71,7 @@ pub struct MovePicker {
 /// Capture that wins at least as much as the capturing piece is worth, so
 /// SEE cannot come out negative: no need to compute it.
 #[inline]
-fn obviously_good(m: Move) -> bool {
+pub(crate) fn obviously_good(m: Move) -> bool {
     let victim = match m {
         Move::EnPassant { .. } => value(Role::Pawn),
         _ => m.capture().map_or(0, value),

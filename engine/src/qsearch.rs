@@ -6,7 +6,7 @@ use shakmaty::{Chess, Position, Role};
 
 use crate::board;
 use crate::moves::{encode, NO_MOVE};
-use crate::ordering::MovePicker;
+use crate::ordering::{obviously_good, MovePicker};
 use crate::params::DELTA_MARGIN;
 use crate::score::{from_tt, mated_in, to_tt, INFINITE, MAX_PLY};
 use crate::see::{see_ge, value};
@@ -79,7 +79,10 @@ impl Searcher<'_> {
                     continue;
                 }
                 // Losing captures are skipped, unless they check (a sacrifice that mates).
-                if !see_ge(pos, m, 0) && !board::gives_check(pos, m) {
+                // SEE is not needed where the victim is worth the capturer (a
+                // promotion's SEE counts the new piece, so it is computed).
+                let sure = m.promotion().is_none() && obviously_good(m);
+                if !sure && !see_ge(pos, m, 0) && !board::gives_check(pos, m) {
                     continue;
                 }
             }

@@ -7,6 +7,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
+use crate::huge::{HugeSlice, Zeroable};
 use crate::moves::MoveCode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,8 +56,13 @@ struct Cluster {
     slots: [Slot; 4],
 }
 
+// SAFETY: a cluster is eight `AtomicU64`; all zero is an empty cluster.
+unsafe impl Zeroable for Cluster {}
+
 pub struct TranspositionTable {
-    clusters: Box<[Cluster]>,
+    /// On huge pages where the system allows (`huge.rs`): a probe then
+    /// rarely misses the TLB as well as the cache.
+    clusters: HugeSlice<Cluster>,
     /// Search generation, 6 bits; entries of older generations are replaced first.
     age: AtomicU8,
 }
@@ -115,11 +121,8 @@ impl TranspositionTable {
     /// A table of `mb` mebibytes if the memory can be allocated.
     fn try_new(mb: usize) -> Option<TranspositionTable> {
         let n = (mb.saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters: Vec<Cluster> = Vec::new();
-        clusters.try_reserve_exact(n).ok()?;
-        clusters.extend(std::iter::repeat_with(Cluster::default).take(n));
         Some(TranspositionTable {
-            clusters: clusters.into_boxed_slice(),
+            clusters: HugeSlice::zeroed(n)?,
             age: AtomicU8::new(0),
         })
     }
