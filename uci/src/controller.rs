@@ -142,7 +142,7 @@ impl Controller {
                 Msg::IsReady => {
                     // Loading the advisor's index is what a GUI waits for
                     // with `isready`; mid-search, answer at once.
-                    if self.running.is_none() && self.pending.is_empty() {
+                    if self.running.is_none() && self.held.is_none() && self.pending.is_empty() {
                         self.memory.ensure_open();
                     }
                     send("readyok")
@@ -507,6 +507,13 @@ impl Controller {
             options.tree = asked.tree;
             prefetch = Some(asked.prefetch);
         }
+        // The answer if no search thread can be had: a legal move, one of
+        // `searchmoves` when the GUI restricted the root.
+        let fallback = limits
+            .searchmoves
+            .first()
+            .copied()
+            .or_else(|| self.root.legal_moves().first().copied());
         let job = Job {
             engine,
             root: self.root.clone(),
@@ -534,7 +541,7 @@ impl Controller {
                 self.engine = Some(Engine::new(self.hash_mb, self.threads));
                 self.held = Some(Held {
                     control,
-                    best: self.root.legal_moves().first().copied(),
+                    best: fallback,
                     infinite: go.infinite,
                     chess960,
                 });

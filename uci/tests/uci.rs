@@ -594,6 +594,7 @@ fn the_largest_hash_under_a_memory_limit_falls_back_the_same_each_time_and_still
     assert!(is_legal(&Chess::default(), mv), "{best}");
 }
 
+#[cfg(target_os = "linux")] // `ulimit -v` in bash
 #[test]
 fn analysis_whose_search_thread_cannot_start_still_holds_its_move_until_stop() {
     // 80 MiB of address space: the engine starts, but not the search
@@ -634,6 +635,10 @@ fn analysis_whose_search_thread_cannot_start_still_holds_its_move_until_stop() {
     e.send("quit");
     e.bestmove(LONG);
     assert!(e.wait_exit(LONG), "no exit after quit");
+    // Five `go`, five answers, no more.
+    while e.next_line(MS(200)).is_some() {}
+    let answers = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answers, 5, "{:#?}", e.seen);
 }
 
 #[test]

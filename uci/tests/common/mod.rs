@@ -34,7 +34,6 @@ impl Engine {
     }
 
     /// The engine under `ulimit -v kib` (a limit on its address space).
-    #[allow(dead_code)] // not every test file uses it
     pub fn start_with_address_space(kib: u64) -> Engine {
         let mut bash = Command::new("bash");
         bash.args([
