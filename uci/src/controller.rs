@@ -507,13 +507,7 @@ impl Controller {
             options.tree = asked.tree;
             prefetch = Some(asked.prefetch);
         }
-        // The answer if no search thread can be had: a legal move, one of
-        // `searchmoves` when the GUI restricted the root.
-        let fallback = limits
-            .searchmoves
-            .first()
-            .copied()
-            .or_else(|| self.root.legal_moves().first().copied());
+        let first_searchmove = limits.searchmoves.first().copied();
         let job = Job {
             engine,
             root: self.root.clone(),
@@ -539,9 +533,11 @@ impl Controller {
             Err(e) => {
                 info_string(&format!("cannot start a search thread: {e}"));
                 self.engine = Some(Engine::new(self.hash_mb, self.threads));
+                // A legal move: one of `searchmoves` when the GUI restricted the root.
+                let best = first_searchmove.or_else(|| self.root.legal_moves().first().copied());
                 self.held = Some(Held {
                     control,
-                    best: fallback,
+                    best,
                     infinite: go.infinite,
                     chess960,
                 });

@@ -551,45 +551,28 @@ fn every_go_of_a_random_command_burst_gets_exactly_one_bestmove() {
 #[test]
 fn the_largest_hash_under_a_memory_limit_falls_back_the_same_each_time_and_still_plays() {
     // The engine under `ulimit -v` (1 GiB of address space): Hash 32768 cannot be had.
-    let mut child = std::process::Command::new("bash")
-        .args([
-            "-c",
-            &format!("ulimit -v 1048576; exec \"{}\"", env!("CARGO_BIN_EXE_mach")),
-        ])
-        .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::{BufRead, Write};
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(
-        stdin,
-        "uci\nsetoption name Hash value 32768\nsetoption name Hash value 32768\nisready\nposition startpos\ngo depth 6"
-    )
-    .unwrap();
-    stdin.flush().unwrap();
-    let out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut said = Vec::new();
-    let mut best = None;
-    for line in out.lines() {
-        let line = line.unwrap();
-        if line.starts_with("info string Hash 32768") {
-            said.push(line.clone());
-        }
-        if line.starts_with("bestmove") {
-            best = Some(line);
-            break;
-        }
+    let mut e = Engine::start_with_address_space(1024 * 1024);
+    for line in [
+        "uci",
+        "setoption name Hash value 32768",
+        "setoption name Hash value 32768",
+        "isready",
+        "position startpos",
+        "go depth 6",
+    ] {
+        e.send(line);
     }
-    writeln!(stdin, "quit").unwrap();
-    let _ = child.wait();
+    let (best, before) = e.expect("bestmove", LONG, |l| l.starts_with("bestmove"));
+    e.send("quit");
+    let said: Vec<&String> = before
+        .iter()
+        .filter(|l| l.starts_with("info string Hash 32768"))
+        .collect();
     // Both times the same table: the old one is let go before the new one
     // is made, so a second setting does not get less memory than the first.
     assert_eq!(said.len(), 2, "{said:?}");
     assert!(said[0].contains("using"), "{said:?}");
     assert_eq!(said[0], said[1]);
-    let best = best.expect("no bestmove");
     let mv = best.split_whitespace().nth(1).unwrap();
     assert!(is_legal(&Chess::default(), mv), "{best}");
 }
