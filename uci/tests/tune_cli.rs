@@ -184,3 +184,106 @@ fn a_tune_never_overwrites_its_games_or_a_file_that_is_not_an_evaluation_source(
         let _ = std::fs::remove_file(f);
     }
 }
+
+#[test]
+fn sampled_positions_labelled_by_an_engine_tune_the_evaluation_towards_its_scores() {
+    let has = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .output();
+    if !has.is_ok_and(|o| o.status.success()) {
+        eprintln!(
+            "not run: the labelling test needs python3 with python-chess (pip install chess)"
+        );
+        return;
+    }
+    let id = std::process::id();
+    let dir = std::env::temp_dir();
+    let (positions, labelled, out) = (
+        dir.join(format!("mach-tune-positions-{id}.epd")),
+        dir.join(format!("mach-tune-labelled-{id}.epd")),
+        temp("labelled"),
+    );
+    let o = mach(&[
+        "tune",
+        "builtin:gm2700-classical-4000.pgn",
+        "--positions",
+        "300",
+        "--write-epd",
+        positions.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("wrote 300 positions"), "{}", text(&o));
+    let sampled = std::fs::read_to_string(&positions).unwrap();
+    assert_eq!(sampled.lines().count(), 300);
+    assert!(sampled.lines().all(|l| l.contains(" c9 \"")), "{sampled}");
+
+    // A second --write-epd to the same file is refused: it is not replaced.
+    let again = mach(&[
+        "tune",
+        "builtin:gm2700-classical-4000.pgn",
+        "--write-epd",
+        positions.to_str().unwrap(),
+    ]);
+    assert!(!again.status.success());
+    assert!(text(&again).contains("--force"), "{}", text(&again));
+
+    // Mach itself is the labelling engine here (CI has no other).
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/label.py");
+    let o = Command::new("python3")
+        .arg(&script)
+        .args(["--engine", env!("CARGO_BIN_EXE_mach"), "--nodes", "300"])
+        .args(["--option", "OwnBook=false", "--option", "Advisor=false"])
+        .arg(&positions)
+        .arg(&labelled)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let labels = std::fs::read_to_string(&labelled).unwrap();
+    assert_eq!(labels.lines().count(), 300, "no line lost");
+    let with_ce = labels.lines().filter(|l| l.contains(" ce ")).count();
+    assert!(with_ce > 250, "{with_ce} of 300 labelled");
+
+    let o = mach(&[
+        "tune",
+        labelled.to_str().unwrap(),
+        "--from-psqt",
+        "--epochs",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("labelled positions"), "{t}");
+    assert!(
+        t.contains("K = 0.005756"),
+        "labels fix K at ln(10)/400: {t}"
+    );
+    let train = |when: &str| -> f64 {
+        let at = t.find(when).unwrap() + when.len();
+        let rest = &t[at..];
+        let num = rest.split("train ").nth(1).unwrap();
+        num.split(|c: char| c == ',' || c.is_whitespace())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(train("loss after") < train("loss before"), "{t}");
+    let src = std::fs::read_to_string(&out).unwrap();
+    assert!(src.contains("labelled by ce"), "{src}");
+
+    // Games and labels are not mixed.
+    let o = mach(&[
+        "tune",
+        labelled.to_str().unwrap(),
+        "builtin:gm2700-classical-4000.pgn",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("not both"), "{}", text(&o));
+    for f in [positions, labelled, out] {
+        let _ = std::fs::remove_file(f);
+    }
+}

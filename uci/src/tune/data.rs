@@ -61,7 +61,7 @@ pub fn read(sources: &[Source]) -> Result<(Vec<Game>, ReadStats), String> {
     Ok((games, stats))
 }
 
-/// Positions with their coefficients and results, packed: for position i,
+/// Positions with their coefficients and targets, packed: for position i,
 /// terms `start[i]..start[i + 1]` of `term`/`count`.
 #[derive(Default, Clone, Debug, PartialEq)]
 pub struct Dataset {
@@ -70,8 +70,9 @@ pub struct Dataset {
     pub start: Vec<u32>,
     pub phase: Vec<u8>,
     pub white_to_move: Vec<bool>,
-    /// Twice White's score: 0, 1 or 2.
-    pub result: Vec<u8>,
+    /// White's expected score, 0 to 1: the game's result (0, 0.5, 1) or a
+    /// labelled evaluation through the logistic curve (`labelled.rs`).
+    pub target: Vec<f32>,
 }
 
 impl Dataset {
@@ -95,7 +96,7 @@ impl Dataset {
 
     /// Appends a position; a coefficient beyond i8 is split over repeated
     /// entries of the same term (exact, and almost never needed).
-    pub fn push(&mut self, f: &Features, result: u8) {
+    pub fn push(&mut self, f: &Features, target: f32) {
         for &(t, c) in &f.terms {
             let mut c = c;
             while c != 0 {
@@ -108,12 +109,12 @@ impl Dataset {
         self.start.push(self.term.len() as u32);
         self.phase.push(f.phase as u8);
         self.white_to_move.push(f.white_to_move);
-        self.result.push(result);
+        self.target.push(target);
     }
 
     /// Bytes held (for the summary).
     pub fn bytes(&self) -> usize {
-        self.term.len() * 3 + self.start.len() * 4 + self.len() * 3
+        self.term.len() * 3 + self.start.len() * 4 + self.len() * 6
     }
 }
 
@@ -131,12 +132,15 @@ pub struct SampleStats {
 }
 
 /// Samples up to `n` quiet positions (seeded), split by game into a training
-/// and a held-out set (a `holdout` share of the games).
+/// and a held-out set (a `holdout` share of the games). With `epd`, each
+/// position is also written there as an EPD line with its game's result
+/// (`c9`), held-out ones included, for labelling (`tools/label.py`).
 pub fn sample(
     games: &[Game],
     n: usize,
     seed: u64,
     holdout: f64,
+    mut epd: Option<&mut Vec<String>>,
 ) -> (Dataset, Dataset, SampleStats) {
     let mut stats = SampleStats::default();
     // Every candidate (game, ply), in a seeded random order.
@@ -180,14 +184,25 @@ pub fn sample(
     visit(games, chosen.iter().copied(), |pos, g| {
         let f = extract(pos);
         let r = games[g].result;
+        if let Some(lines) = epd.as_deref_mut() {
+            lines.push(epd_line(pos, r));
+        }
         if is_held_out(seed, g, holdout) {
-            held.push(&f, r);
+            held.push(&f, f32::from(r) / 2.0);
         } else {
-            train.push(&f, r);
+            train.push(&f, f32::from(r) / 2.0);
         }
         true
     });
     (train, held, stats)
+}
+
+/// `pos` as an EPD line (the FEN's first four fields) with the result of its
+/// game as `c9`, the opcode EPD suites use for a game result.
+fn epd_line(pos: &Chess, result: u8) -> String {
+    let fen = shakmaty::fen::Epd::from_position(pos, shakmaty::EnPassantMode::Legal);
+    let r = ["0-1", "1/2-1/2", "1-0"][usize::from(result.min(2))];
+    format!("{fen} c9 \"{r}\";")
 }
 
 /// Whether game `g` belongs to the held-out set (by a seeded hash, so the
@@ -288,7 +303,7 @@ mod tests {
             white_to_move: false,
             terms: vec![(7, 300), (9, -129)],
         };
-        d.push(&f, 1);
+        d.push(&f, 0.5);
         let total = |t| {
             (0..d.term.len())
                 .filter(|&i| d.term[i] == t)

@@ -20,7 +20,8 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          //!\n\
          //! Written by `mach tune` (Texel tuning, `uci/src/tune`): every weight\n\
          //! below except the phase increments and mobility bases was fitted by\n\
-         //! logistic regression of the evaluation on game results (with `--anchor`\n\
+         //! logistic regression of the evaluation on game results or on labelled\n\
+         //! evaluations (see the Data line; with `--anchor`\n\
          //! the material values and each table's mean stay the start's; with\n\
          //! `--fit` only the groups it names were fitted: see the Fit line). Re-run the tune rather than editing by hand. Tables are listed rank 8 first, so index 0\n\
          //! is a8. White reads `TABLE[sq ^ 56]`, black reads `TABLE[sq]` (sq with\n\

@@ -1,6 +1,7 @@
-//! The fit: mean squared error between sigmoid(K * eval) and the game result,
-//! the scaling constant K found first (1-D search), then Adam on every
-//! weight with exact gradients from the linear model.
+//! The fit: mean squared error between sigmoid(K * eval) and the target (the
+//! game result, or a labelled evaluation), the scaling constant K found first
+//! for results (1-D search; labels fix it), then Adam on every weight with
+//! exact gradients from the linear model.
 
 use super::data::Dataset;
 use super::features::{MATERIAL_AT, N_PARAMS, PST_AT, TEMPO_AT};
@@ -41,8 +42,8 @@ fn mse(d: &Dataset, evals: &[f64], k: f64) -> f64 {
     }
     let sum: f64 = evals
         .iter()
-        .zip(&d.result)
-        .map(|(&e, &r)| (sigmoid(k * e) - r as f64 / 2.0).powi(2))
+        .zip(&d.target)
+        .map(|(&e, &t)| (sigmoid(k * e) - f64::from(t)).powi(2))
         .sum();
     sum / evals.len() as f64
 }
@@ -148,7 +149,7 @@ pub fn adam(
             for &i in batch {
                 let i = i as usize;
                 let sg = sigmoid(k * eval(d, i, w));
-                let g = scale * (sg - d.result[i] as f64 / 2.0) * sg * (1.0 - sg);
+                let g = scale * (sg - f64::from(d.target[i])) * sg * (1.0 - sg);
                 let p = d.phase[i] as f64 / PHASE_MAX as f64;
                 let (gm, ge) = (g * p, g * (1.0 - p));
                 for j in d.start[i] as usize..d.start[i + 1] as usize {
@@ -196,7 +197,7 @@ mod tests {
         ];
         for _ in 0..50 {
             for (fen, r) in fens {
-                d.push(&extract(&from_fen(fen, false).unwrap()), r);
+                d.push(&extract(&from_fen(fen, false).unwrap()), r as f32 / 2.0);
             }
         }
         d

@@ -1,10 +1,12 @@
 //! `mach tune`: Texel tuning of every evaluation weight on quiet positions
-//! of games with their results; writes `engine/src/psqt.rs`.
+//! of games with their results, or on positions labelled with an engine's
+//! evaluation (EPD with `ce`); writes `engine/src/psqt.rs`.
 
 mod data;
 mod emit;
 mod features;
 mod fit;
+mod labelled;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -20,7 +22,9 @@ const PSQT_FIRST_LINE: &str = "//! Every evaluation number in one place.";
 #[derive(clap::Args)]
 pub struct Args {
     /// PGN files of games with results (paths, builtin:NAME or shared:REL),
-    /// e.g. shared:books/gm2400-classical-173k.pgn or `mach match --pgnout` games.
+    /// e.g. shared:books/gm2400-classical-173k.pgn or `mach match --pgnout`
+    /// games; or EPD files (`.epd`) of positions labelled with `ce`, an
+    /// evaluation for the side to move (`tools/label.py`). Not both kinds.
     #[arg(required = true)]
     pgn: Vec<PathBuf>,
     /// Quiet positions to sample (training and held-out together).
@@ -40,9 +44,17 @@ pub struct Args {
     /// earlier tune's), or with --force.
     #[arg(long, default_value = "engine/src/psqt.rs")]
     out: PathBuf,
-    /// Replace --out even if it is some other file.
+    /// Replace --out (or --write-epd) even if it is some other file.
     #[arg(long)]
     force: bool,
+    /// Write the sampled quiet positions of the games to this EPD file (with
+    /// each game's result as `c9`) and stop, for labelling by an engine.
+    #[arg(long)]
+    write_epd: Option<PathBuf>,
+    /// Scale of the logistic curve, per centipawn. Fitted on game results
+    /// when not given; for labelled EPD it defaults to ln(10)/400.
+    #[arg(long)]
+    k: Option<f64>,
     /// Start from the weights compiled in today (default: plain piece values,
     /// every other weight zero).
     #[arg(long)]
@@ -145,28 +157,84 @@ pub fn run(args: &Args) -> Result<(), String> {
         .iter()
         .map(|p| paths::input(p))
         .collect::<Result<Vec<_>, _>>()?;
-    check_out(&args.out, &sources, args.force)?;
-    let (games, rs) = data::read(&sources)?;
-    println!(
-        "read {} games with a result ({} skipped) in {:.1} s",
-        rs.games,
-        rs.skipped,
-        clock.elapsed().as_secs_f64()
-    );
-    let (train, held, ss) = data::sample(&games, args.positions, args.seed, args.holdout);
-    drop(games);
-    println!(
-        "sampled {} quiet positions ({} train, {} held out) from {} candidates: {} examined, {} not in check, {} quiet; {:.0} MB; {:.1} s",
-        train.len() + held.len(),
-        train.len(),
-        held.len(),
-        ss.candidates,
-        ss.examined,
-        ss.not_in_check,
-        ss.quiet,
-        (train.bytes() + held.bytes()) as f64 / 1e6,
-        clock.elapsed().as_secs_f64()
-    );
+    if args.write_epd.is_none() {
+        check_out(&args.out, &sources, args.force)?;
+    }
+    if let Some(path) = &args.write_epd {
+        paths::output_file(path)?;
+        if path.exists() && !args.force {
+            return Err(format!(
+                "--write-epd {} exists: not overwritten (pass --force to replace it)",
+                path.display()
+            ));
+        }
+    }
+    let labels = sources.iter().filter(|s| labelled::is_epd(s)).count();
+    if labels != 0 && labels != sources.len() {
+        return Err("give PGN games or labelled EPD positions, not both".into());
+    }
+    if let Some(k) = args.k.filter(|k| !(k.is_finite() && *k > 0.0)) {
+        return Err(format!("--k must be a positive number, not {k}"));
+    }
+    let (train, held) = if labels > 0 {
+        if args.write_epd.is_some() {
+            return Err("--write-epd samples games: give PGN files".into());
+        }
+        let k = args.k.unwrap_or(labelled::DEFAULT_K);
+        let (train, held, ls) =
+            labelled::read(&sources, k, args.seed, args.holdout, args.positions)?;
+        println!(
+            "read {} labelled positions ({} train, {} held out) from {} lines: {} unreadable, {} beyond ±{} cp, {} not quiet; {:.1} s",
+            ls.kept,
+            train.len(),
+            held.len(),
+            ls.lines,
+            ls.unreadable,
+            ls.decided,
+            labelled::MAX_LABEL,
+            ls.not_quiet,
+            clock.elapsed().as_secs_f64()
+        );
+        (train, held)
+    } else {
+        let (games, rs) = data::read(&sources)?;
+        println!(
+            "read {} games with a result ({} skipped) in {:.1} s",
+            rs.games,
+            rs.skipped,
+            clock.elapsed().as_secs_f64()
+        );
+        let mut lines = args.write_epd.as_ref().map(|_| Vec::new());
+        let (train, held, ss) = data::sample(
+            &games,
+            args.positions,
+            args.seed,
+            args.holdout,
+            lines.as_mut(),
+        );
+        drop(games);
+        println!(
+            "sampled {} quiet positions ({} train, {} held out) from {} candidates: {} examined, {} not in check, {} quiet; {:.0} MB; {:.1} s",
+            train.len() + held.len(),
+            train.len(),
+            held.len(),
+            ss.candidates,
+            ss.examined,
+            ss.not_in_check,
+            ss.quiet,
+            (train.bytes() + held.bytes()) as f64 / 1e6,
+            clock.elapsed().as_secs_f64()
+        );
+        if let (Some(path), Some(lines)) = (&args.write_epd, lines) {
+            let mut text = lines.join("\n");
+            text.push('\n');
+            std::fs::write(path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("wrote {} positions to {}", lines.len(), path.display());
+            return Ok(());
+        }
+        (train, held)
+    };
     if train.is_empty() {
         return Err(
             "no training position: the games gave no quiet position after the opening".into(),
@@ -178,7 +246,11 @@ pub fn run(args: &Args) -> Result<(), String> {
         features::material_only_weights()
     };
     let mut w: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
-    let k = fit::fit_k(&train, &w);
+    let k = match args.k {
+        Some(k) => k,
+        None if labels > 0 => labelled::DEFAULT_K,
+        None => fit::fit_k(&train, &w),
+    };
     let (train0, held0) = (fit::loss(&train, &w, k), fit::loss(&held, &w, k));
     println!(
         "K = {k:.6} per centipawn; loss before: train {train0:.6}, held-out {held0:.6} ({} start)",
@@ -232,11 +304,12 @@ pub fn run(args: &Args) -> Result<(), String> {
     let provenance = vec![
         format!("Command: `{command}`"),
         format!(
-            "Data: {}; {} quiet positions ({} train, {} held out by game), seed {}.",
+            "Data: {}; {} quiet positions ({} train, {} held out{}), seed {}.",
             sources.iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
             train.len() + held.len(),
             train.len(),
             held.len(),
+            if labels > 0 { ", labelled by ce" } else { " by game" },
             args.seed
         ),
         format!(
