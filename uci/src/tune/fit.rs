@@ -1,7 +1,7 @@
 //! The fit: mean squared error between sigmoid(K * eval) and the target (the
-//! game result, or a labelled evaluation), the scaling constant K found first
-//! for results (1-D search; labels fix it), then Adam on every weight with
-//! exact gradients from the linear model.
+//! game result, or a labelled evaluation as an expected score), the scaling
+//! constant K found first (1-D search), then Adam on every weight with exact
+//! gradients from the linear model.
 
 use super::data::Dataset;
 use super::features::{MATERIAL_AT, N_PARAMS, PST_AT, TEMPO_AT};

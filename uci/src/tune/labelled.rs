@@ -1,10 +1,12 @@
 //! Labelled positions: EPD lines whose `ce` opcode is an evaluation of the
 //! position in centipawns for the side to move, by a search of some engine
 //! (`tools/label.py` labels the positions `mach tune --write-epd` samples).
-//! A position's target is that evaluation through the logistic curve at a
-//! fixed scale K, so the fit brings Mach's evaluation towards the label in
-//! the label's own centipawns: one exact number per position where a game
-//! result says only who won, much later.
+//! A position's target is that evaluation through the logistic curve at
+//! `LABEL_K`: an expected score, as a game result is, but one exact number
+//! for this very position where a result says only who won, much later.
+//! Mach's evaluation gets its own K, fitted as for results, so a labeller
+//! whose centipawns are smaller or larger than Mach's does not change the
+//! scale that the search's margins assume.
 
 use std::io::{BufRead, BufReader};
 
@@ -20,9 +22,9 @@ use super::Rng;
 /// a centipawn evaluation can match, so such lines are skipped.
 pub const MAX_LABEL: i32 = 2000;
 
-/// The scale of labels when `--k` is not given: ln(10)/400 per centipawn,
-/// the Elo curve (a label of +400 is an expected score of 10/11).
-pub const DEFAULT_K: f64 = std::f64::consts::LN_10 / 400.0;
+/// The scale labels are read at: ln(10)/400 per centipawn, the Elo curve
+/// (a label of +400 is an expected score of 10/11).
+pub const LABEL_K: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// What reading the labelled files gave.
 #[derive(Default, Debug)]
@@ -45,10 +47,10 @@ pub fn is_epd(source: &Source) -> bool {
 }
 
 /// White's expected score for a label of `ce` centipawns for the side to
-/// move, at scale `k`.
-pub fn target(ce: i32, white_to_move: bool, k: f64) -> f32 {
+/// move.
+pub fn target(ce: i32, white_to_move: bool) -> f32 {
     let white = if white_to_move { ce } else { -ce };
-    (1.0 / (1.0 + (-k * f64::from(white)).exp())) as f32
+    (1.0 / (1.0 + (-LABEL_K * f64::from(white)).exp())) as f32
 }
 
 /// Reads up to `limit` labelled positions from `sources`, split into a
@@ -56,7 +58,6 @@ pub fn target(ce: i32, white_to_move: bool, k: f64) -> f32 {
 /// Unreadable lines are counted and the first few logged, not fatal.
 pub fn read(
     sources: &[Source],
-    k: f64,
     seed: u64,
     holdout: f64,
     limit: usize,
@@ -91,7 +92,7 @@ pub fn read(
                 stats.not_quiet += 1;
                 continue;
             }
-            let t = target(ce, pos.turn() == Color::White, k);
+            let t = target(ce, pos.turn() == Color::White);
             let held_out = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= holdout;
             if held_out && holdout > 0.0 {
                 held.push(&extract(&pos), t);
@@ -131,10 +132,10 @@ mod tests {
 
     #[test]
     fn a_label_for_black_to_move_is_turned_into_whites_expected_score() {
-        assert_eq!(target(0, true, DEFAULT_K), 0.5);
-        let w = target(400, true, DEFAULT_K);
+        assert_eq!(target(0, true), 0.5);
+        let w = target(400, true);
         assert!((w - 10.0 / 11.0).abs() < 1e-6, "{w}");
-        assert!((target(400, false, DEFAULT_K) - (1.0 - w)).abs() < 1e-6);
+        assert!((target(400, false) - (1.0 - w)).abs() < 1e-6);
     }
 
     #[test]
@@ -148,7 +149,7 @@ not a position at all
 
 4k3/8/8/8/8/8/8/3QK3 b - - ce -950;
 ";
-        let (train, held, s) = read(&[source(text)], DEFAULT_K, 1, 0.0, 100).unwrap();
+        let (train, held, s) = read(&[source(text)], 1, 0.0, 100).unwrap();
         assert_eq!(
             (s.lines, s.kept, s.unreadable, s.decided, s.not_quiet),
             (6, 2, 2, 1, 1)
@@ -164,7 +165,7 @@ not a position at all
     fn the_limit_and_the_held_out_share_are_honoured() {
         let line = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce 35;\n";
         let text = line.repeat(1000);
-        let (train, held, s) = read(&[source(&text)], DEFAULT_K, 7, 0.2, 600).unwrap();
+        let (train, held, s) = read(&[source(&text)], 7, 0.2, 600).unwrap();
         assert_eq!(s.kept, 600);
         assert_eq!(train.len() + held.len(), 600);
         assert!((80..160).contains(&held.len()), "{}", held.len());

@@ -51,8 +51,9 @@ pub struct Args {
     /// each game's result as `c9`) and stop, for labelling by an engine.
     #[arg(long)]
     write_epd: Option<PathBuf>,
-    /// Scale of the logistic curve, per centipawn. Fitted on game results
-    /// when not given; for labelled EPD it defaults to ln(10)/400.
+    /// Scale of the logistic curve of Mach's evaluation, per centipawn;
+    /// fitted to the start weights when not given (labels are read at
+    /// ln(10)/400, so a fitted K keeps Mach's scale where the labeller's differs).
     #[arg(long)]
     k: Option<f64>,
     /// Start from the weights compiled in today (default: plain piece values,
@@ -180,9 +181,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         if args.write_epd.is_some() {
             return Err("--write-epd samples games: give PGN files".into());
         }
-        let k = args.k.unwrap_or(labelled::DEFAULT_K);
-        let (train, held, ls) =
-            labelled::read(&sources, k, args.seed, args.holdout, args.positions)?;
+        let (train, held, ls) = labelled::read(&sources, args.seed, args.holdout, args.positions)?;
         println!(
             "read {} labelled positions ({} train, {} held out) from {} lines: {} unreadable, {} beyond ±{} cp, {} not quiet; {:.1} s",
             ls.kept,
@@ -246,11 +245,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         features::material_only_weights()
     };
     let mut w: Vec<f64> = start.iter().map(|&x| f64::from(x)).collect();
-    let k = match args.k {
-        Some(k) => k,
-        None if labels > 0 => labelled::DEFAULT_K,
-        None => fit::fit_k(&train, &w),
-    };
+    let k = args.k.unwrap_or_else(|| fit::fit_k(&train, &w));
     let (train0, held0) = (fit::loss(&train, &w, k), fit::loss(&held, &w, k));
     println!(
         "K = {k:.6} per centipawn; loss before: train {train0:.6}, held-out {held0:.6} ({} start)",
