@@ -33,8 +33,10 @@ pub struct LabelStats {
     pub lines: usize,
     /// Positions kept (training and held out).
     pub kept: usize,
-    /// Lines that are no EPD position or have no integer `ce`.
+    /// Lines that are no EPD position.
     pub unreadable: usize,
+    /// Positions without an integer `ce` (the labeller found a mate).
+    pub unlabelled: usize,
     /// Positions with a label beyond ±`MAX_LABEL`.
     pub decided: usize,
     /// Positions in check or not quiet by Mach's own quiescence.
@@ -73,17 +75,18 @@ pub fn read(
                 continue;
             }
             stats.lines += 1;
-            let Some((pos, ce)) = parse(&line) else {
+            let Ok(epd) = parse_line(&line) else {
                 stats.unreadable += 1;
                 if stats.unreadable <= 5 {
-                    log::warn!(
-                        "{} line {}: no position with a ce label",
-                        source.name(),
-                        n + 1
-                    );
+                    log::warn!("{} line {}: not an EPD position", source.name(), n + 1);
                 }
                 continue;
             };
+            let Some(ce) = label(&epd.ops) else {
+                stats.unlabelled += 1;
+                continue;
+            };
+            let pos = epd.pos;
             if ce.abs() > MAX_LABEL {
                 stats.decided += 1;
                 continue;
@@ -108,15 +111,11 @@ pub fn read(
     Ok((train, held, stats))
 }
 
-/// The position of an EPD line and its integer `ce` label, if it has both.
-fn parse(line: &str) -> Option<(shakmaty::Chess, i32)> {
-    let epd = parse_line(line).ok()?;
-    let ce = epd
-        .ops
-        .iter()
+/// The integer `ce` label among an EPD line's operations, if it has one.
+fn label(ops: &[(String, String)]) -> Option<i32> {
+    ops.iter()
         .find(|(op, _)| op == "ce")
-        .and_then(|(_, v)| v.trim().trim_matches('"').parse::<i32>().ok())?;
-    Some((epd.pos, ce))
+        .and_then(|(_, v)| v.trim().trim_matches('"').parse::<i32>().ok())
 }
 
 #[cfg(test)]
@@ -150,10 +149,8 @@ not a position at all
 4k3/8/8/8/8/8/8/3QK3 b - - ce -950;
 ";
         let (train, held, s) = read(&[source(text)], 1, 0.0, 100).unwrap();
-        assert_eq!(
-            (s.lines, s.kept, s.unreadable, s.decided, s.not_quiet),
-            (6, 2, 2, 1, 1)
-        );
+        assert_eq!((s.lines, s.kept, s.unreadable, s.unlabelled), (6, 2, 1, 1));
+        assert_eq!((s.decided, s.not_quiet), (1, 1));
         assert_eq!((train.len(), held.len()), (2, 0));
         // Black to move, +35 for Black: White expects a little less than half.
         assert!(train.target[0] < 0.5 && train.target[0] > 0.4);

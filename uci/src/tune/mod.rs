@@ -183,12 +183,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         let (train, held, ls) = labelled::read(&sources, args.seed, args.holdout, args.positions)?;
         println!(
-            "read {} labelled positions ({} train, {} held out) from {} lines: {} unreadable, {} beyond ±{} cp, {} not quiet; {:.1} s",
+            "read {} labelled positions ({} train, {} held out) from {} lines: {} unreadable, {} without ce, {} beyond ±{} cp, {} not quiet; {:.1} s",
             ls.kept,
             train.len(),
             held.len(),
             ls.lines,
             ls.unreadable,
+            ls.unlabelled,
             ls.decided,
             labelled::MAX_LABEL,
             ls.not_quiet,
