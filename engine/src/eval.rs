@@ -1,12 +1,12 @@
-//! Static evaluation: material + piece-square tables + mobility + bishop pair,
+//! Static evaluation: material + piece-square tables + mobility (a value per
+//! number of squares reached) + bishop pair,
 //! tapered between middlegame and endgame by game phase, in centipawns from
 //! the side to move's point of view. The numbers live in `psqt.rs`.
 
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 use crate::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, MOBILITY_BASE, PHASE_INC, PHASE_MAX,
-    TEMPO,
+    Weight, BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, PHASE_INC, PHASE_MAX, TEMPO,
 };
 
 /// Material plus piece-square value of each piece on each square, per colour,
@@ -83,10 +83,9 @@ pub fn evaluate(pos: &Chess) -> i32 {
                     Role::Queen => attacks::queen_attacks(sq, occupied),
                     Role::Pawn | Role::King => continue,
                 };
-                let m = r - 1;
-                let n = (reach & mobility_area).count() as i32 - MOBILITY_BASE[m];
-                side.mg += MOBILITY[m].mg * n;
-                side.eg += MOBILITY[m].eg * n;
+                let mob = MOBILITY[r - 1][(reach & mobility_area).count()];
+                side.mg += mob.mg;
+                side.eg += mob.eg;
             }
         }
         if (board.bishops() & ours).more_than_one() {

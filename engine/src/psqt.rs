@@ -37,12 +37,21 @@ pub const PHASE_INC: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase of the starting position.
 pub const PHASE_MAX: i32 = 24;
 
-/// Mobility weight per reachable square (not own-occupied, not attacked by
-/// enemy pawns), for knight, bishop, rook, queen. Provisional (see above).
-pub const MOBILITY: [Weight; 4] = [w(4, 4), w(5, 5), w(2, 4), w(1, 2)];
-/// Expected mobility subtracted before weighting, so an average piece scores
-/// about zero and the PST/material balance stays as tuned.
-pub const MOBILITY_BASE: [i32; 4] = [4, 6, 6, 12];
+/// Most squares a knight, bishop, rook and queen can reach.
+pub const MOBILITY_MAX: [usize; 4] = [8, 13, 14, 27];
+/// Mobility by count: `MOBILITY[piece][n]` is the value of a knight, bishop,
+/// rook or queen that reaches `n` squares (not own-occupied, not attacked by
+/// enemy pawns), so each count has its own worth (a trapped piece loses
+/// more than one more square gains). Entries past `MOBILITY_MAX` are unused.
+/// Provisional: the linear weights before (4/4, 5/5, 2/4, 1/2 a square
+/// around 4, 6, 6 and 12 squares) until a tune fits them.
+#[rustfmt::skip]
+pub const MOBILITY: [[Weight; 28]; 4] = [
+    [w(-16, -16), w(-12, -12), w(-8, -8), w(-4, -4), w(0, 0), w(4, 4), w(8, 8), w(12, 12), w(16, 16), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(-30, -30), w(-25, -25), w(-20, -20), w(-15, -15), w(-10, -10), w(-5, -5), w(0, 0), w(5, 5), w(10, 10), w(15, 15), w(20, 20), w(25, 25), w(30, 30), w(35, 35), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(-12, -24), w(-10, -20), w(-8, -16), w(-6, -12), w(-4, -8), w(-2, -4), w(0, 0), w(2, 4), w(4, 8), w(6, 12), w(8, 16), w(10, 20), w(12, 24), w(14, 28), w(16, 32), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(-12, -24), w(-11, -22), w(-10, -20), w(-9, -18), w(-8, -16), w(-7, -14), w(-6, -12), w(-5, -10), w(-4, -8), w(-3, -6), w(-2, -4), w(-1, -2), w(0, 0), w(1, 2), w(2, 4), w(3, 6), w(4, 8), w(5, 10), w(6, 12), w(7, 14), w(8, 16), w(9, 18), w(10, 20), w(11, 22), w(12, 24), w(13, 26), w(14, 28), w(15, 30)],
+];
 /// Two bishops against fewer. Provisional.
 pub const BISHOP_PAIR: Weight = w(25, 45);
 /// Side to move bonus. Provisional.

@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use mach_engine::psqt::{MOBILITY_BASE, PHASE_INC, PHASE_MAX};
+use mach_engine::psqt::{MOBILITY_MAX, PHASE_INC, PHASE_MAX};
 
-use super::features::{MATERIAL_AT, MOBILITY_AT, PAIR_AT, PST_AT, TEMPO_AT};
+use super::features::{MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PST_AT, TEMPO_AT};
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
@@ -55,22 +55,27 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          pub const PHASE_INC: [i32; 6] = [{}];\n\
          /// Phase of the starting position.\n\
          pub const PHASE_MAX: i32 = {PHASE_MAX};\n\n\
-         /// Mobility weight per reachable square (not own-occupied, not attacked by\n\
-         /// enemy pawns), for knight, bishop, rook, queen.\n\
-         pub const MOBILITY: [Weight; 4] = [{}];\n\
-         /// Expected mobility subtracted before weighting, so an average piece scores\n\
-         /// about zero and the PST/material balance stays as tuned.\n\
-         pub const MOBILITY_BASE: [i32; 4] = [{}];\n\
+         /// Most squares a knight, bishop, rook and queen can reach.\n\
+         pub const MOBILITY_MAX: [usize; 4] = [{}];\n\
+         /// Mobility by count: `MOBILITY[piece][n]` is the value of a knight, bishop,\n\
+         /// rook or queen that reaches `n` squares (not own-occupied, not attacked by\n\
+         /// enemy pawns). Entries past `MOBILITY_MAX` are unused.\n\
+         #[rustfmt::skip]\n\
+         pub const MOBILITY: [[Weight; {MOBILITY_N}]; 4] = [\n{}];\n\
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
          pub const TEMPO: i32 = {};\n",
         list(&PHASE_INC),
+        MOBILITY_MAX.map(|m| m.to_string()).join(", "),
         (0..4)
-            .map(|m| pair(MOBILITY_AT + m))
-            .collect::<Vec<_>>()
-            .join(", "),
-        list(&MOBILITY_BASE),
+            .map(|m| {
+                let row: Vec<String> = (0..MOBILITY_N)
+                    .map(|n| pair(MOBILITY_AT + m * MOBILITY_N + n))
+                    .collect();
+                format!("    [{}],\n", row.join(", "))
+            })
+            .collect::<String>(),
         pair(PAIR_AT),
         w[TEMPO_AT],
     );
@@ -129,8 +134,8 @@ mod tests {
             "MATERIAL",
             "PHASE_INC",
             "PHASE_MAX",
+            "MOBILITY_MAX",
             "MOBILITY",
-            "MOBILITY_BASE",
             "BISHOP_PAIR",
             "TEMPO",
             "MG_PST",

@@ -3,15 +3,18 @@
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
 use mach_engine::eval::{pawn_attacks, phase};
-use mach_engine::psqt::{BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, MOBILITY_BASE, TEMPO};
+use mach_engine::psqt::{BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, TEMPO};
 use shakmaty::{attacks, Chess, Color, Position, Role};
 
 /// First tapered term of each kind: material (6), PST (6 x 64, in the
-/// published orientation, index 0 = a8), mobility (4), bishop pair (1).
+/// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
+/// counts), bishop pair (1).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
 pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
-pub const PAIR_AT: usize = MOBILITY_AT + 4;
+/// Mobility counts a piece has a term for (0 to 27 squares).
+pub const MOBILITY_N: usize = 28;
+pub const PAIR_AT: usize = MOBILITY_AT + 4 * MOBILITY_N;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
 pub const N_TERMS: usize = PAIR_AT + 1;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
@@ -51,9 +54,8 @@ pub fn extract(pos: &Chess) -> Features {
                     Role::Queen => attacks::queen_attacks(sq, occupied),
                     Role::Pawn | Role::King => continue,
                 };
-                let m = r - 1;
-                let n = (reach & mobility_area).count() as i32 - MOBILITY_BASE[m];
-                coef[MOBILITY_AT + m] += sign * n;
+                let n = (reach & mobility_area).count();
+                coef[MOBILITY_AT + (r - 1) * MOBILITY_N + n] += sign;
             }
         }
         if (board.bishops() & ours).more_than_one() {
@@ -116,8 +118,10 @@ pub fn compiled_weights() -> Vec<i32> {
         }
     }
     for m in 0..4 {
-        w[2 * (MOBILITY_AT + m)] = MOBILITY[m].mg;
-        w[2 * (MOBILITY_AT + m) + 1] = MOBILITY[m].eg;
+        for n in 0..MOBILITY_N {
+            w[2 * (MOBILITY_AT + m * MOBILITY_N + n)] = MOBILITY[m][n].mg;
+            w[2 * (MOBILITY_AT + m * MOBILITY_N + n) + 1] = MOBILITY[m][n].eg;
+        }
     }
     w[2 * PAIR_AT] = BISHOP_PAIR.mg;
     w[2 * PAIR_AT + 1] = BISHOP_PAIR.eg;
