@@ -83,6 +83,34 @@ pub fn fit_k(d: &Dataset, w: &[f64]) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// Marks untrainable every weight whose term appears in fewer than `min`
+/// positions of `d` (both of its phases); returns how many weights that
+/// froze that were trainable.
+pub fn freeze_rare(d: &Dataset, trainable: &mut [bool], min: usize) -> usize {
+    let mut seen = vec![0usize; N_PARAMS / 2];
+    for i in 0..d.len() {
+        let (a, b) = (d.start[i] as usize, d.start[i + 1] as usize);
+        let mut last = usize::MAX;
+        for &t in &d.term[a..b] {
+            // A term split over repeated entries counts once per position.
+            if t as usize != last {
+                seen[t as usize] += 1;
+                last = t as usize;
+            }
+        }
+    }
+    let mut frozen = 0;
+    for (t, &n) in seen.iter().enumerate() {
+        for p in [2 * t, 2 * t + 1] {
+            if n < min && trainable[p] {
+                trainable[p] = false;
+                frozen += 1;
+            }
+        }
+    }
+    frozen
+}
+
 /// How Adam runs.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -244,6 +272,34 @@ mod tests {
         };
         assert_eq!(run(5), run(5));
         assert_ne!(run(5), run(6));
+    }
+
+    #[test]
+    fn a_weight_seen_in_too_few_positions_is_frozen_and_the_rest_stay_trainable() {
+        let d = synthetic();
+        let mut t = vec![true; N_PARAMS];
+        // Every term of the synthetic set appears in 50 or more positions.
+        assert_eq!(
+            freeze_rare(&d, &mut t, 50),
+            2 * (N_PARAMS / 2) - 2 * used(&d)
+        );
+        let mut t2 = vec![true; N_PARAMS];
+        assert_eq!(freeze_rare(&d, &mut t2, 0), 0);
+        let knight = 2 * (MATERIAL_AT + 1);
+        assert!(
+            t[knight] && t[knight + 1],
+            "the knight's value is trainable"
+        );
+        assert!(!t[2 * (MATERIAL_AT + 4)], "no queen in the set: frozen");
+        assert!(t[TEMPO_AT], "tempo is not a term and stays trainable");
+    }
+
+    /// Number of distinct terms used by `d`.
+    fn used(d: &Dataset) -> usize {
+        let mut u = d.term.clone();
+        u.sort_unstable();
+        u.dedup();
+        u.len()
     }
 
     #[test]

@@ -71,6 +71,10 @@ pub struct Args {
     /// Adam's first step size in centipawns (falls linearly to a tenth).
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// A weight used by fewer training positions than this keeps its start
+    /// value (a mobility count seen a few times would be fitted to noise).
+    #[arg(long, default_value_t = 200)]
+    min_positions: usize,
     /// Fit only these groups of weights, the others stay at the start's
     /// (comma-separated: material, pst, mobility, pair, tempo; default all),
     /// e.g. `--from-psqt --fit mobility,pair,tempo`.
@@ -151,7 +155,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     if args.batch == 0 || args.lr.is_nan() || args.lr <= 0.0 {
         return Err("--batch and --lr must be positive".into());
     }
-    let trainable = features::trainable(&args.fit)?;
+    let mut trainable = features::trainable(&args.fit)?;
     let clock = Instant::now();
     let sources = args
         .pgn
@@ -265,6 +269,13 @@ pub fn run(args: &Args) -> Result<(), String> {
             "  (today's psqt.rs at this K: train {:.6}, held-out {:.6})",
             fit::loss(&train, &today, k),
             fit::loss(&held, &today, k)
+        );
+    }
+    let rare = fit::freeze_rare(&train, &mut trainable, args.min_positions);
+    if rare > 0 {
+        println!(
+            "{rare} weights used by fewer than {} training positions keep their start values",
+            args.min_positions
         );
     }
     let settings = fit::Settings {
