@@ -162,86 +162,39 @@ pub fn run(args: &Args) -> Result<(), String> {
         .iter()
         .map(|p| paths::input(p))
         .collect::<Result<Vec<_>, _>>()?;
-    if args.write_epd.is_none() {
-        check_out(&args.out, &sources, args.force)?;
-    }
-    if let Some(path) = &args.write_epd {
-        paths::output_file(path)?;
-        if path.exists() && !args.force {
-            return Err(format!(
-                "--write-epd {} exists: not overwritten (pass --force to replace it)",
-                path.display()
-            ));
-        }
-    }
     let labels = sources.iter().filter(|s| labelled::is_epd(s)).count();
     if labels != 0 && labels != sources.len() {
         return Err("give PGN games or labelled EPD positions, not both".into());
     }
+    if labels > 0 && args.write_epd.is_some() {
+        return Err("--write-epd samples games: give PGN files".into());
+    }
     if let Some(k) = args.k.filter(|k| !(k.is_finite() && *k > 0.0)) {
         return Err(format!("--k must be a positive number, not {k}"));
     }
+    match &args.write_epd {
+        None => check_out(&args.out, &sources, args.force)?,
+        Some(path) => {
+            paths::output_file(path)?;
+            if path.exists() && !args.force {
+                return Err(format!(
+                    "--write-epd {} exists: not overwritten (pass --force to replace it)",
+                    path.display()
+                ));
+            }
+        }
+    }
     let (train, held) = if labels > 0 {
-        if args.write_epd.is_some() {
-            return Err("--write-epd samples games: give PGN files".into());
-        }
-        let (train, held, ls) = labelled::read(&sources, args.seed, args.holdout, args.positions)?;
-        println!(
-            "read {} labelled positions ({} train, {} held out) from {} lines: {} unreadable, {} without ce, {} beyond ±{} cp, {} not quiet; {:.1} s",
-            ls.kept,
-            train.len(),
-            held.len(),
-            ls.lines,
-            ls.unreadable,
-            ls.unlabelled,
-            ls.decided,
-            labelled::MAX_LABEL,
-            ls.not_quiet,
-            clock.elapsed().as_secs_f64()
-        );
-        (train, held)
+        load_labelled(args, &sources, clock)?
     } else {
-        let (games, rs) = data::read(&sources)?;
-        println!(
-            "read {} games with a result ({} skipped) in {:.1} s",
-            rs.games,
-            rs.skipped,
-            clock.elapsed().as_secs_f64()
-        );
-        let mut lines = args.write_epd.as_ref().map(|_| Vec::new());
-        let (train, held, ss) = data::sample(
-            &games,
-            args.positions,
-            args.seed,
-            args.holdout,
-            lines.as_mut(),
-        );
-        drop(games);
-        println!(
-            "sampled {} quiet positions ({} train, {} held out) from {} candidates: {} examined, {} not in check, {} quiet; {:.0} MB; {:.1} s",
-            train.len() + held.len(),
-            train.len(),
-            held.len(),
-            ss.candidates,
-            ss.examined,
-            ss.not_in_check,
-            ss.quiet,
-            (train.bytes() + held.bytes()) as f64 / 1e6,
-            clock.elapsed().as_secs_f64()
-        );
-        if let (Some(path), Some(lines)) = (&args.write_epd, lines) {
-            let mut text = lines.join("\n");
-            text.push('\n');
-            std::fs::write(path, text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!("wrote {} positions to {}", lines.len(), path.display());
-            return Ok(());
+        match load_games(args, &sources, clock)? {
+            Some(sets) => sets,
+            None => return Ok(()),
         }
-        (train, held)
     };
     if train.is_empty() {
         return Err(
-            "no training position: the games gave no quiet position after the opening".into(),
+            "no training position: the games gave no quiet position after the opening, or the EPD no quiet labelled one".into(),
         );
     }
     let start = if args.from_psqt {
@@ -336,4 +289,74 @@ pub fn run(args: &Args) -> Result<(), String> {
         clock.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The labelled positions of EPD `sources`, split into training and
+/// held-out sets, with a summary line of what was read.
+fn load_labelled(
+    args: &Args,
+    sources: &[Source],
+    clock: Instant,
+) -> Result<(data::Dataset, data::Dataset), String> {
+    let (train, held, ls) = labelled::read(sources, args.seed, args.holdout, args.positions)?;
+    println!(
+        "read {} labelled positions ({} train, {} held out) from {} lines: {} unreadable, {} without ce, {} beyond ±{} cp, {} not quiet; {:.1} s",
+        ls.kept,
+        train.len(),
+        held.len(),
+        ls.lines,
+        ls.unreadable,
+        ls.unlabelled,
+        ls.decided,
+        labelled::MAX_LABEL,
+        ls.not_quiet,
+        clock.elapsed().as_secs_f64()
+    );
+    Ok((train, held))
+}
+
+/// The quiet positions sampled from the games of PGN `sources`, split into
+/// training and held-out sets by game; `None` when `--write-epd` wrote
+/// them to a file instead (the tune stops there).
+fn load_games(
+    args: &Args,
+    sources: &[Source],
+    clock: Instant,
+) -> Result<Option<(data::Dataset, data::Dataset)>, String> {
+    let (games, rs) = data::read(sources)?;
+    println!(
+        "read {} games with a result ({} skipped) in {:.1} s",
+        rs.games,
+        rs.skipped,
+        clock.elapsed().as_secs_f64()
+    );
+    let mut lines = args.write_epd.as_ref().map(|_| Vec::new());
+    let (train, held, ss) = data::sample(
+        &games,
+        args.positions,
+        args.seed,
+        args.holdout,
+        lines.as_mut(),
+    );
+    drop(games);
+    println!(
+        "sampled {} quiet positions ({} train, {} held out) from {} candidates: {} examined, {} not in check, {} quiet; {:.0} MB; {:.1} s",
+        train.len() + held.len(),
+        train.len(),
+        held.len(),
+        ss.candidates,
+        ss.examined,
+        ss.not_in_check,
+        ss.quiet,
+        (train.bytes() + held.bytes()) as f64 / 1e6,
+        clock.elapsed().as_secs_f64()
+    );
+    if let (Some(path), Some(lines)) = (&args.write_epd, lines) {
+        let mut text = lines.join("\n");
+        text.push('\n');
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {} positions to {}", lines.len(), path.display());
+        return Ok(None);
+    }
+    Ok(Some((train, held)))
 }
