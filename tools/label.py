@@ -79,8 +79,11 @@ def main():
         if not sep:
             ap.error(f"--option {o!r}: expected NAME=VALUE")
         options[name] = value
-    with open(args.input) as f:
-        lines = [l for l in f if l.strip()]
+    try:
+        with open(args.input) as f:
+            lines = [l for l in f if l.strip()]
+    except OSError as e:
+        sys.exit(f"label.py: cannot read {args.input}: {e}")
     jobs = max(1, min(args.jobs, len(lines)))
     # Chunks of a few hundred lines, so the jobs finish together and the
     # progress can be shown; each chunk starts its own engine.
@@ -89,6 +92,10 @@ def main():
               for i in range(0, len(lines), size)]
     tmp = f"{args.output}.tmp-{os.getpid()}"
     done = labelled = 0
+    try:
+        chess.engine.SimpleEngine.popen_uci(args.engine).quit()
+    except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
+        sys.exit(f"label.py: cannot start the engine {args.engine!r}: {e}")
     try:
         with open(tmp, "w") as out, multiprocessing.Pool(jobs) as pool:
             for result in pool.imap(label_chunk, chunks):
