@@ -114,11 +114,7 @@ fn the_memory_becomes_a_polyglot_book_with_results_as_weights() {
 
 #[test]
 fn python_chess_reads_the_book_back_with_the_same_moves_and_weights() {
-    let has = Command::new("python3")
-        .args(["-c", "import chess.polyglot"])
-        .output();
-    if !has.is_ok_and(|o| o.status.success()) {
-        eprintln!("not run: python_chess_reads_the_book_back needs python3 with python-chess (pip install chess)");
+    if !common::python_has("chess.polyglot", "python_chess_reads_the_book_back") {
         return;
     }
     let (_, out) = book("python");

@@ -2,6 +2,8 @@
 //! psqt.rs of the engine's shape, the same for the same seed; bad input is a
 //! clear error.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -187,13 +189,7 @@ fn a_tune_never_overwrites_its_games_or_a_file_that_is_not_an_evaluation_source(
 
 #[test]
 fn sampled_positions_labelled_by_an_engine_tune_the_evaluation_towards_its_scores() {
-    let has = Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .output();
-    if !has.is_ok_and(|o| o.status.success()) {
-        eprintln!(
-            "not run: the labelling test needs python3 with python-chess (pip install chess)"
-        );
+    if !common::python_has("chess.engine", "the labelling test") {
         return;
     }
     let id = std::process::id();

@@ -208,9 +208,8 @@ fn epd_line(pos: &Chess, result: u8) -> String {
 /// Whether game `g` belongs to the held-out set (by a seeded hash, so the
 /// split is by game: no position of a held-out game is trained on).
 fn is_held_out(seed: u64, g: usize, share: f64) -> bool {
-    let h = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15 ^ (g as u64).wrapping_mul(0xff51_afd7_ed55_8ccd))
-        .next_u64();
-    (h >> 11) as f64 / (1u64 << 53) as f64 <= share && share > 0.0
+    Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15 ^ (g as u64).wrapping_mul(0xff51_afd7_ed55_8ccd))
+        .chance(share)
 }
 
 /// Replays the games to the sorted (game << 16 | ply) candidates, calling `f`

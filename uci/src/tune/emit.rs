@@ -19,7 +19,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         "//! Every evaluation number in one place.\n\
          //!\n\
          //! Written by `mach tune` (Texel tuning, `uci/src/tune`): every weight\n\
-         //! below except the phase increments and mobility bases was fitted by\n\
+         //! below except the phase increments and mobility maxima was fitted by\n\
          //! logistic regression of the evaluation on game results or on labelled\n\
          //! evaluations (see the Data line; with `--anchor`\n\
          //! the material values and each table's mean stay the start's; with\n\

@@ -31,7 +31,7 @@ fn eval(d: &Dataset, i: usize, w: &[f64]) -> f64 {
 
 /// The logistic expected score of an evaluation.
 #[inline]
-fn sigmoid(x: f64) -> f64 {
+pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 

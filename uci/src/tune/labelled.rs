@@ -16,6 +16,7 @@ use shakmaty::{Color, Position};
 
 use super::data::{is_quiet, Dataset};
 use super::features::extract;
+use super::fit::sigmoid;
 use super::Rng;
 
 /// Labels beyond this are mate scores or lost positions: they say nothing
@@ -52,7 +53,7 @@ pub fn is_epd(source: &Source) -> bool {
 /// move.
 pub fn target(ce: i32, white_to_move: bool) -> f32 {
     let white = if white_to_move { ce } else { -ce };
-    (1.0 / (1.0 + (-LABEL_K * f64::from(white)).exp())) as f32
+    sigmoid(LABEL_K * f64::from(white)) as f32
 }
 
 /// Reads up to `limit` labelled positions from `sources`, split into a
@@ -96,12 +97,12 @@ pub fn read(
                 continue;
             }
             let t = target(ce, pos.turn() == Color::White);
-            let held_out = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= holdout;
-            if held_out && holdout > 0.0 {
-                held.push(&extract(&pos), t);
+            let set = if rng.chance(holdout) {
+                &mut held
             } else {
-                train.push(&extract(&pos), t);
-            }
+                &mut train
+            };
+            set.push(&extract(&pos), t);
             stats.kept += 1;
             if stats.kept >= limit {
                 break 'files;

@@ -98,6 +98,12 @@ impl Rng {
         out
     }
 
+    /// True with probability `p` (never when `p` is 0): a uniform draw in
+    /// (0, 1] at or below `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        p > 0.0 && (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+
     /// A number below `n` (n > 0).
     pub fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64

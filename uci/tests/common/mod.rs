@@ -201,6 +201,19 @@ impl Drop for Engine {
     }
 }
 
+/// True when python3 can import `module` (python-chess's); otherwise says
+/// on stderr that `test` is not run, so a machine without it skips it aloud.
+pub fn python_has(module: &str, test: &str) -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("not run: {test} needs python3 with python-chess (pip install chess)");
+    }
+    ok
+}
+
 /// First move of the PV of an `info ... pv ...` line.
 pub fn pv_first(info: &str) -> Option<String> {
     let mut it = info.split_whitespace();
