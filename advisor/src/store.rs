@@ -371,9 +371,11 @@ mod tests {
 
     #[test]
     fn games_round_trip_and_keys_are_found() {
-        let dir = std::env::temp_dir().join(format!("mach-store-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::Builder::new()
+            .prefix("mach-store-test-")
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path();
         let mut pos = Chess::default();
         let mut moves = Vec::new();
         for san in ["e4", "c5", "Nf3", "d6"] {
@@ -396,11 +398,11 @@ mod tests {
             fen: None,
             moves,
         };
-        let mut w = GameWriter::open(&dir).unwrap();
+        let mut w = GameWriter::open(dir).unwrap();
         w.write(&g).unwrap();
         w.write(&g).unwrap();
         w.finish().unwrap();
-        let games = Games::open(&dir, &crate::checksum::Sums::unchecked()).unwrap();
+        let games = Games::open(dir, &crate::checksum::Sums::unchecked()).unwrap();
         assert_eq!(games.len(), 2);
         let s = games.get(1).unwrap();
         assert_eq!(
@@ -444,11 +446,10 @@ mod tests {
                 ply: 1,
             },
         ];
-        write_keys(&dir, &mut entries).unwrap();
-        let keys = Keys::open(&dir, &crate::checksum::Sums::unchecked()).unwrap();
+        write_keys(dir, &mut entries).unwrap();
+        let keys = Keys::open(dir, &crate::checksum::Sums::unchecked()).unwrap();
         assert_eq!(keys.find(5).len(), 2);
         assert_eq!(keys.find(3)[0].game, 1);
         assert!(keys.find(4).is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

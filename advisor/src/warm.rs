@@ -66,14 +66,17 @@ mod tests {
 
     #[test]
     fn every_file_below_the_directory_is_read_once() {
-        let dir = std::env::temp_dir().join(format!("mach-warm-{}", std::process::id()));
+        let scratch = tempfile::Builder::new()
+            .prefix("mach-warm-")
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path();
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::write(dir.join("a"), vec![1u8; 1000]).unwrap();
         std::fs::write(dir.join("sub/b"), vec![2u8; 234]).unwrap();
-        assert_eq!(read_all(&dir), 1234);
+        assert_eq!(read_all(dir), 1234);
         #[cfg(unix)]
-        assert_eq!(advise(&dir), 1234);
+        assert_eq!(advise(dir), 1234);
         assert_eq!(read_all(&dir.join("none")), 0);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

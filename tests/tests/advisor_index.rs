@@ -21,7 +21,8 @@ fn opts(inputs: Vec<std::path::PathBuf>, out: std::path::PathBuf) -> BuildOption
 
 #[test]
 fn awkward_fixture_is_indexed_with_reasons() {
-    let dir = temp_dir("fixture");
+    let scratch = temp_dir("fixture");
+    let dir = scratch.path();
     let out = dir.join("idx");
     let s = build(
         &opts(vec![books_dir().join("fixtures/awkward.pgn")], out.clone()),
@@ -71,12 +72,12 @@ fn awkward_fixture_is_indexed_with_reasons() {
     let idx = AdvisorIndex::open(&out).unwrap();
     assert_eq!(idx.meta.games, 10);
     assert_eq!(idx.exact(&endgame.start()).len(), 2);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn broken_indexes_give_clear_errors_and_a_failed_build_keeps_the_old_index() {
-    let dir = temp_dir("broken");
+    let scratch = temp_dir("broken");
+    let dir = scratch.path();
     let out = dir.join("idx");
     build(
         &opts(vec![books_dir().join("fixtures/awkward.pgn")], out.clone()),
@@ -112,12 +113,12 @@ fn broken_indexes_give_clear_errors_and_a_failed_build_keeps_the_old_index() {
     assert!(matches!(AdvisorIndex::open(&out), Err(Error::Corrupt(_))));
     std::fs::remove_dir_all(out.join("tantivy")).unwrap();
     assert!(matches!(AdvisorIndex::open(&out), Err(Error::Corrupt(_))));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn default_database_is_indexed_and_positions_are_found() {
-    let dir = temp_dir("default-db");
+    let scratch = temp_dir("default-db");
+    let dir = scratch.path();
     let out = dir.join("idx");
     let db = books_dir().join("gm2700-classical-4000.pgn");
     let s = build(&opts(vec![db], out.clone()), &Progress::default()).unwrap();
@@ -251,7 +252,6 @@ fn default_database_is_indexed_and_positions_are_found() {
         );
     }
     drop(service);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Positions equal to `pos` but for one knight, bishop or rook moved to an

@@ -7,14 +7,13 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{field, pv_first, Engine, LONG};
+use common::{field, pv_first, shared_dir, Engine, Scratch, LONG};
 
 /// Builds (once per test run) an index of `books/fixtures/awkward.pgn`.
 fn fixture_index() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("mach-uci-advisor-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = shared_dir("mach-uci-advisor").join("index");
         let pgn = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books/fixtures/awkward.pgn");
         let out = Command::new(env!("CARGO_BIN_EXE_mach"))
             .args([
@@ -185,13 +184,10 @@ fn advisor_off_searches_exactly_like_no_advisor() {
 }
 
 /// An index of `pgn` (text), built with `mach index` into a fresh directory.
-fn index_of(name: &str, pgn: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mach-uci-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("games.pgn");
+fn index_of(name: &str, pgn: &str) -> Scratch {
+    let out = Scratch::new(&format!("mach-uci-book-{name}"), "index");
+    let file = out.with_file_name("games.pgn");
     std::fs::write(&file, pgn).unwrap();
-    let out = dir.join("index");
     let r = Command::new(env!("CARGO_BIN_EXE_mach"))
         .args([
             "index",
@@ -334,14 +330,13 @@ fn the_largest_book_verification_still_answers_within_the_clock() {
 }
 
 /// A copy of the fixture index with `damage` done to it.
-fn damaged_copy(name: &str, damage: impl Fn(&std::path::Path)) -> PathBuf {
+fn damaged_copy(name: &str, damage: impl Fn(&std::path::Path)) -> Scratch {
     let src = fixture_index();
-    let dir = std::env::temp_dir().join(format!("mach-uci-damaged-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new(&format!("mach-uci-damaged-{name}"), "index");
     let r = Command::new("cp")
         .arg("-r")
         .arg(&src)
-        .arg(&dir)
+        .arg(dir.as_os_str())
         .status()
         .unwrap();
     assert!(r.success());
@@ -375,7 +370,7 @@ fn flip_bytes(p: &std::path::Path) {
 
 #[test]
 fn a_damaged_index_is_an_info_string_and_a_legal_move_never_silence() {
-    let cases: Vec<(&str, PathBuf)> = vec![
+    let cases: Vec<(&str, Scratch)> = vec![
         (
             "term",
             damaged_copy("term", |d| {
@@ -428,7 +423,7 @@ fn a_damaged_index_is_an_info_string_and_a_legal_move_never_silence() {
         // `mach advise` on it: a clear error, not a panic.
         let out = Command::new(env!("CARGO_BIN_EXE_mach"))
             .args(["advise", "--moves", "e2e4", "--index"])
-            .arg(dir)
+            .arg(dir.as_os_str())
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(1), "{what}: {out:?}");

@@ -36,10 +36,13 @@ fn games(n: usize, moves: &str, result: &str) -> String {
 
 /// An index of 3 won 1.e4 games, 2 drawn 1.d4 games and 1 lost 1.c4 game,
 /// and the book `mach book` writes from it (moves played at least twice).
-fn book(name: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("mach-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// The directory holding them is removed when the returned `TempDir` is dropped.
+fn book(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("mach-book-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let pgn = dir.join("g.pgn");
     let mut all = games(3, "1. e4 e5 2. Nf3 Nc6", "1-0");
     all.push_str(&games(2, "1. d4 d5 2. c4", "1/2-1/2"));
@@ -66,7 +69,7 @@ fn book(name: &str) -> (PathBuf, PathBuf) {
         out.to_str().unwrap(),
     ]);
     assert!(r.status.success(), "{}", text(&r));
-    (dir, out)
+    (scratch, out)
 }
 
 /// (key, move, weight) entries of a Polyglot file, in file order.
@@ -104,7 +107,7 @@ fn the_memory_becomes_a_polyglot_book_with_results_as_weights() {
     let r = mach(&[
         "book",
         "--index",
-        dir.join("index").to_str().unwrap(),
+        dir.path().join("index").to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -117,7 +120,7 @@ fn python_chess_reads_the_book_back_with_the_same_moves_and_weights() {
     if !common::python_has("chess.polyglot", "python_chess_reads_the_book_back") {
         return;
     }
-    let (_, out) = book("python");
+    let (_dir, out) = book("python");
     let script = format!(
         "import chess, chess.polyglot\n\
          r = chess.polyglot.open_reader({:?})\n\
@@ -173,7 +176,7 @@ fn book_file_plays_a_book_move_but_never_while_analysing_and_a_bad_file_is_an_in
         "{lines:?}"
     );
     // A file that is not a book.
-    let bad = dir.join("bad.bin");
+    let bad = dir.path().join("bad.bin");
     std::fs::write(&bad, b"not a book").unwrap();
     e.send(&format!("setoption name BookFile value {}", bad.display()));
     e.expect("refused", LONG, |l| {

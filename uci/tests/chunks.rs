@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn mach(args: &[&str]) -> Output {
@@ -14,11 +13,12 @@ fn mach(args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mach-chunks-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh, empty directory for one test, removed when dropped.
+fn temp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("mach-chunks-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn text(o: &Output) -> String {
@@ -31,7 +31,8 @@ fn text(o: &Output) -> String {
 
 #[test]
 fn a_broken_chunk_file_is_reported_with_its_line_and_column_and_fails() {
-    let dir = temp("broken");
+    let scratch = temp("broken");
+    let dir = scratch.path();
     let f = dir.join("bad.chunk");
     std::fs::write(
         &f,
@@ -95,7 +96,8 @@ fn games(n: usize, moves: &str) -> String {
 
 #[test]
 fn mach_mode_finds_only_positions_sharing_the_chunks_and_says_which() {
-    let dir = temp("mode");
+    let scratch = temp("mode");
+    let dir = scratch.path();
     let lib = dir.join("lib.chunk");
     std::fs::write(&lib, library()).unwrap();
     let pgn = dir.join("g.pgn");
@@ -200,7 +202,8 @@ fn advisor_mode_is_a_combo_option_and_a_bad_value_is_an_info_string() {
 
 #[test]
 fn chunks_mine_writes_a_library_that_checks_and_is_never_overwritten_without_force() {
-    let dir = temp("mine");
+    let scratch = temp("mine");
+    let dir = scratch.path();
     let out = dir.join("mined.chunk");
     let o = out.to_str().unwrap();
     let r = mach(&["chunks", "mine", "--games", "200", "--out", o]);

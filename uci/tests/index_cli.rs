@@ -4,11 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mach-index-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh, empty directory for one test, removed when dropped.
+fn temp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("mach-index-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn fixture() -> PathBuf {
@@ -38,7 +39,8 @@ fn games_in(out: &Path) -> u64 {
 
 #[test]
 fn an_out_directory_holding_other_files_is_refused_and_left_alone() {
-    let dir = temp("refuse");
+    let scratch = temp("refuse");
+    let dir = scratch.path();
     let out = dir.join("p");
     std::fs::create_dir_all(out.join("photos")).unwrap();
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
@@ -64,7 +66,8 @@ fn an_out_directory_holding_other_files_is_refused_and_left_alone() {
 
 #[test]
 fn concurrent_appends_all_land() {
-    let dir = temp("appends");
+    let scratch = temp("appends");
+    let dir = scratch.path();
     let out = dir.join("idx");
     assert!(index(&out, &[]).status.success());
     let runs: Vec<_> = (0..3)
@@ -79,7 +82,7 @@ fn concurrent_appends_all_land() {
     }
     // 5 games to start with, and 5 more from each of the three appends.
     assert_eq!(games_in(&out), 20);
-    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -90,7 +93,8 @@ fn concurrent_appends_all_land() {
 
 #[test]
 fn temporaries_of_killed_builds_are_removed_and_nothing_else() {
-    let dir = temp("stale");
+    let scratch = temp("stale");
+    let dir = scratch.path();
     let out = dir.join("idx");
     // A process that is gone: its pid names the stale temporary.
     let mut gone = Command::new("true").spawn().unwrap();
@@ -120,7 +124,8 @@ fn temporaries_of_killed_builds_are_removed_and_nothing_else() {
 
 #[test]
 fn a_build_killed_midway_keeps_the_old_index_and_the_next_build_cleans_up() {
-    let dir = temp("killed");
+    let scratch = temp("killed");
+    let dir = scratch.path();
     let out = dir.join("idx");
     assert!(index(&out, &[]).status.success());
     // A bigger input so there is time to kill it while it writes.

@@ -3,11 +3,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mach-match-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh, empty directory for one test, removed when dropped.
+fn temp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("mach-match-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn mach() -> &'static str {
@@ -75,7 +76,8 @@ fn big_vs_small(pgn: &Path, extra: &[&str]) -> String {
 
 #[test]
 fn short_match_between_two_configurations_writes_readable_pgn() {
-    let dir = temp("short");
+    let scratch = temp("short");
+    let dir = scratch.path();
     let pgn = dir.join("games.pgn");
     let out = big_vs_small(&pgn, &["--nodes", "2000", "--games", "6"]);
     assert!(out.contains("Big vs Small (nodes=2000, 6 games)"), "{out}");
@@ -124,7 +126,8 @@ fn short_match_between_two_configurations_writes_readable_pgn() {
 
 #[test]
 fn broken_engines_lose_with_the_right_termination_and_the_match_goes_on() {
-    let dir = temp("broken");
+    let scratch = temp("broken");
+    let dir = scratch.path();
     for (name, on_go, expect) in [
         ("crasher", "exit 1", "abandoned (engine process ended)"),
         (
@@ -139,7 +142,7 @@ fn broken_engines_lose_with_the_right_termination_and_the_match_goes_on() {
             "time forfeit (no move before its flag fell (hung))",
         ),
     ] {
-        let fake = fake_engine(&dir, name, on_go);
+        let fake = fake_engine(dir, name, on_go);
         let out = run_match(&[
             "--engine",
             &format!("cmd={}", mach()),
@@ -172,7 +175,8 @@ fn broken_engines_lose_with_the_right_termination_and_the_match_goes_on() {
 
 #[test]
 fn adjudication_ends_decided_and_dead_drawn_games() {
-    let dir = temp("adjudicate");
+    let scratch = temp("adjudicate");
+    let dir = scratch.path();
     // Queen odds is decided; the locked pawns are a fortress neither king
     // can cross, so the game can only end by adjudication or the 50-move
     // rule (a position with captures ended in a trade and insufficient
@@ -253,16 +257,17 @@ fn wrapped_mach(dir: &Path, name: &str, before: &str, filter: &str) -> String {
 
 #[test]
 fn engines_writing_invalid_utf8_huge_lines_and_double_bestmoves_play_normally() {
-    let dir = temp("manners");
+    let scratch = temp("manners");
+    let dir = scratch.path();
     let garbage = wrapped_mach(
-        &dir,
+        dir,
         "garbage",
         // Latin-1 bytes and a 10 MB line before the handshake.
         "printf 'info string caf\\xe9\\nid name J\\xfcrgen\\n'; head -c 10000000 /dev/zero | tr '\\0' x; echo",
         "cat",
     );
     let doubler = wrapped_mach(
-        &dir,
+        dir,
         "doubler",
         "",
         "while IFS= read -r l; do echo \"$l\"; case \"$l\" in bestmove*) echo \"$l\";; esac; done",
@@ -309,7 +314,8 @@ fn nan_and_negative_time_controls_are_refused() {
 
 #[test]
 fn unwritable_pgnout_fails_before_any_game() {
-    let dir = temp("unwritable");
+    let scratch = temp("unwritable");
+    let dir = scratch.path();
     let start = std::time::Instant::now();
     let out = Command::new(mach())
         .args([
@@ -339,7 +345,8 @@ fn unwritable_pgnout_fails_before_any_game() {
 
 #[test]
 fn pgn_moves_carry_score_depth_and_time_and_an_existing_file_is_appended_to() {
-    let dir = temp("comments");
+    let scratch = temp("comments");
+    let dir = scratch.path();
     let pgn = dir.join("games.pgn");
     std::fs::write(&pgn, "[Event \"kept\"]\n\n1. e4 *\n\n").unwrap();
     run_match(&[
@@ -443,7 +450,8 @@ fn interrupt_after(k: usize, signal: i32, pgn: &Path) -> (String, bool, usize) {
 
 #[test]
 fn a_match_killed_by_sigterm_or_ctrl_c_keeps_its_games_and_prints_the_summary() {
-    let dir = temp("killed");
+    let scratch = temp("killed");
+    let dir = scratch.path();
     for (signal, name) in [(libc::SIGTERM, "term"), (libc::SIGINT, "int")] {
         let pgn = dir.join(format!("{name}.pgn"));
         let (out, ok, games) = interrupt_after(3, signal, &pgn);
@@ -466,7 +474,8 @@ fn a_match_killed_by_sigterm_or_ctrl_c_keeps_its_games_and_prints_the_summary() 
 
 #[test]
 fn advice_vs_none_never_wipes_a_directory_that_is_not_an_index() {
-    let dir = temp("not-an-index");
+    let scratch = temp("not-an-index");
+    let dir = scratch.path();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
     let out = Command::new(mach())
@@ -478,7 +487,7 @@ fn advice_vs_none_never_wipes_a_directory_that_is_not_an_index() {
             "--nodes",
             "1000",
         ])
-        .env("MACH_INDEX", &dir)
+        .env("MACH_INDEX", dir)
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -493,9 +502,10 @@ fn advice_vs_none_never_wipes_a_directory_that_is_not_an_index() {
 
 #[test]
 fn the_log_records_every_engines_input_output_and_stderr() {
-    let dir = temp("log");
+    let scratch = temp("log");
+    let dir = scratch.path();
     let log = dir.join("match.log");
-    let noisy = wrapped_mach(&dir, "noisy", "echo 'warming up' >&2", "cat");
+    let noisy = wrapped_mach(dir, "noisy", "echo 'warming up' >&2", "cat");
     run_match(&[
         "--engine",
         &format!("cmd={noisy}"),
@@ -558,7 +568,8 @@ fn counts_after(text: &str, key: &str) -> Vec<u32> {
 
 #[test]
 fn mach_sprt_reads_match_pgn_to_the_same_pairs_and_llr_and_a_prior_continues_a_stopped_test() {
-    let dir = temp("sprtpgn");
+    let scratch = temp("sprtpgn");
+    let dir = scratch.path();
     let pgn = dir.join("games.pgn");
     let test = ["--sprt", "elo0=0", "elo1=10"];
     let summary = big_vs_small(

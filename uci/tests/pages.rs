@@ -5,6 +5,8 @@
 //! tests say "not run" and pass. `MACH_SCREENSHOTS=docs` keeps the
 //! screenshots in `docs/` (the README's).
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -30,20 +32,19 @@ fn mach() -> &'static str {
     env!("CARGO_BIN_EXE_mach")
 }
 
-/// A fresh temporary directory for one test.
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mach-pages-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh temporary directory for one test, removed when dropped.
+fn temp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("mach-pages-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// An index of the first 600 games of the built-in database (built once per run, a few seconds).
 fn index() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("mach-pages-index-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = common::shared_dir("mach-pages-index").join("index");
         let out = Command::new(mach())
             .args([
                 "index",
@@ -96,16 +97,14 @@ fn browser(url: &str, extra: &[String]) -> String {
             "--disable-sync",
             "--hide-scrollbars",
         ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(extra)
         .arg(url)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let out = wait_output(child, Duration::from_secs(120));
-    let _ = std::fs::remove_dir_all(&profile);
-    out
+    wait_output(child, Duration::from_secs(120))
 }
 
 /// The child's stdout once it exits, killing it after `limit`.
@@ -137,7 +136,8 @@ fn dom(url: &str) -> String {
 /// A screenshot of `url` (`name`.png), checked not blank; kept in
 /// `$MACH_SCREENSHOTS` (relative to the checkout) when that is set.
 fn screenshot(url: &str, name: &str, size: (u32, u32)) {
-    let file = temp(&format!("shot-{name}")).join(format!("{name}.png"));
+    let shot = temp(&format!("shot-{name}"));
+    let file = shot.path().join(format!("{name}.png"));
     browser(
         url,
         &[
@@ -249,8 +249,9 @@ fn the_advice_page_has_one_arrow_per_suggested_move_and_a_board_per_game() {
     if !chromium("the_advice_page_has_one_arrow_per_suggested_move") {
         return;
     }
-    let dir = temp("advise");
-    let page = advise_page(&dir, RUY_LOPEZ);
+    let scratch = temp("advise");
+    let dir = scratch.path();
+    let page = advise_page(dir, RUY_LOPEZ);
     let html = std::fs::read_to_string(&page).unwrap();
     for fetch in ["src=\"http", "href=\"http", "<link", "url(http", "@import"] {
         assert!(!html.contains(fetch), "the page fetches something: {fetch}");
@@ -299,8 +300,9 @@ fn the_advice_page_has_one_arrow_per_suggested_move_and_a_board_per_game() {
 #[test]
 fn a_position_no_game_reached_gets_advice_from_similar_ones_and_by_default_no_bonus() {
     // 9.h4 Bg4 in the Ruy Lopez: no game of the index played it.
-    let dir = temp("similar");
-    let page = advise_page(&dir, &format!("{RUY_LOPEZ_BEFORE_H3} h2h4 c8g4"));
+    let scratch = temp("similar");
+    let dir = scratch.path();
+    let page = advise_page(dir, &format!("{RUY_LOPEZ_BEFORE_H3} h2h4 c8g4"));
     let html = std::fs::read_to_string(page).unwrap();
     assert!(html.contains("no game reached this very position"));
     assert!(!html.contains("1. same position"));
@@ -323,8 +325,9 @@ fn stepping_through_a_game_in_the_browser_redraws_its_board() {
     if !chromium("stepping_through_a_game_in_the_browser") {
         return;
     }
-    let dir = temp("step");
-    let page = advise_page(&dir, RUY_LOPEZ);
+    let scratch = temp("step");
+    let dir = scratch.path();
+    let page = advise_page(dir, RUY_LOPEZ);
     // The script opens game 1 at ply 0 (the link form #g1@0): the start position.
     let d = dom(&format!("{}#g1@0", file_url(&page)));
     let g1 = section(&d, "id=\"g1\"", "</svg>");
@@ -347,7 +350,8 @@ fn the_match_report_has_the_figures_the_chart_and_every_game() {
     if !chromium("the_match_report_has_the_figures_the_chart_and_every_game") {
         return;
     }
-    let dir = temp("match");
+    let scratch = temp("match");
+    let dir = scratch.path();
     let page = dir.join("match.html");
     let out = Command::new(mach())
         .args(["match", "--engine", &format!("cmd={}", mach()), "name=Left"])

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn mach(args: &[&str]) -> Output {
@@ -22,8 +22,9 @@ fn text(o: &Output) -> String {
     )
 }
 
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("mach-tune-{name}-{}.rs", std::process::id()))
+/// A path `name`.rs not yet written, in a directory removed when it is dropped.
+fn temp(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("mach-tune-{name}"), &format!("{name}.rs"))
 }
 
 /// Runs a small tune on the built-in games into `out`; returns the output.
@@ -79,7 +80,6 @@ fn a_tune_on_built_in_games_writes_a_psqt_with_every_constant_and_reports_the_lo
         .filter(|l| l.starts_with("        ") && l.split(',').count() == 9)
         .count();
     assert_eq!(rows, 96, "{src}");
-    let _ = std::fs::remove_file(out);
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn the_same_seed_writes_the_same_tables() {
     let (a, b) = (temp("seed-a"), temp("seed-b"));
     assert!(small_tune(&a).status.success());
     assert!(small_tune(&b).status.success());
-    let strip = |p: &PathBuf| {
+    let strip = |p: &Path| {
         std::fs::read_to_string(p)
             .unwrap()
             .lines()
@@ -96,8 +96,6 @@ fn the_same_seed_writes_the_same_tables() {
             .join("\n")
     };
     assert_eq!(strip(&a), strip(&b));
-    let _ = std::fs::remove_file(a);
-    let _ = std::fs::remove_file(b);
 }
 
 #[test]
@@ -131,7 +129,6 @@ fn a_missing_file_a_bad_option_and_a_file_without_games_are_clear_errors() {
         "{t}"
     );
     assert!(!out.exists());
-    let _ = std::fs::remove_file(junk);
 }
 
 #[test]
@@ -182,9 +179,6 @@ fn a_tune_never_overwrites_its_games_or_a_file_that_is_not_an_evaluation_source(
         "{}",
         text(&o)
     );
-    for f in [games, notes, earlier] {
-        let _ = std::fs::remove_file(f);
-    }
 }
 
 #[test]
@@ -192,12 +186,10 @@ fn sampled_positions_labelled_by_an_engine_tune_the_evaluation_towards_its_score
     if !common::python_has("chess.engine", "the labelling test") {
         return;
     }
-    let id = std::process::id();
-    let dir = std::env::temp_dir();
-    let (positions, labelled, out) = (
-        dir.join(format!("mach-tune-positions-{id}.epd")),
-        dir.join(format!("mach-tune-labelled-{id}.epd")),
-        temp("labelled"),
+    let out = temp("labelled");
+    let (positions, labelled) = (
+        out.with_file_name("positions.epd"),
+        out.with_file_name("labelled.epd"),
     );
     let o = mach(&[
         "tune",
@@ -275,7 +267,4 @@ fn sampled_positions_labelled_by_an_engine_tune_the_evaluation_towards_its_score
     ]);
     assert!(!o.status.success());
     assert!(text(&o).contains("not both"), "{}", text(&o));
-    for f in [positions, labelled, out] {
-        let _ = std::fs::remove_file(f);
-    }
 }

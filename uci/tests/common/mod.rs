@@ -4,8 +4,11 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub struct Engine {
@@ -227,3 +230,69 @@ pub fn field<'a>(info: &'a str, key: &str) -> Option<&'a str> {
     it.position(|t| t == key)?;
     it.next()
 }
+
+/// The path `name` in a fresh directory of its own (named `prefix`-...);
+/// the directory and all in it are removed when this is dropped, so keep it
+/// until the processes that use it have exited.
+pub struct Scratch {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Scratch {
+    pub fn new(prefix: &str, name: &str) -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{prefix}-"))
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join(name);
+        Scratch { _dir: dir, path }
+    }
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// A fresh directory for what all the tests of this binary share (an index
+/// built once and kept in a static, which is never dropped). It is in cargo's
+/// `target/tmp`, not the system's, and removed when the test binary exits.
+pub fn shared_dir(prefix: &str) -> PathBuf {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{prefix}-"))
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap()
+        .keep();
+    remove_at_exit(&dir);
+    dir
+}
+
+#[cfg(unix)]
+fn remove_at_exit(dir: &Path) {
+    static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    extern "C" fn remove_all() {
+        for dir in DIRS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    let mut dirs = DIRS.lock().unwrap_or_else(|e| e.into_inner());
+    if dirs.is_empty() {
+        // SAFETY: registers a plain function; it runs at exit(3), after
+        // the test harness has finished (on success and on failure alike).
+        unsafe { libc::atexit(remove_all) };
+    }
+    dirs.push(dir.to_path_buf());
+}
+
+/// Elsewhere it stays in `target/tmp` until `cargo clean`.
+#[cfg(not(unix))]
+fn remove_at_exit(_dir: &Path) {}
