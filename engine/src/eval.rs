@@ -6,7 +6,8 @@
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 use crate::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, PHASE_INC, PHASE_MAX, TEMPO,
+    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST,
+    MOBILITY, PHASE_INC, PHASE_MAX, TEMPO,
 };
 
 /// Material plus piece-square value of each piece on each square, per colour,
@@ -47,6 +48,15 @@ pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
     })
 }
 
+/// The zone of `color`'s king: its square and the squares next to it
+/// (empty without a king).
+#[inline]
+pub fn king_zone(board: &shakmaty::Board, color: Color) -> Bitboard {
+    board.king_of(color).map_or(Bitboard::EMPTY, |k| {
+        attacks::king_attacks(k) | Bitboard::from_square(k)
+    })
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -70,6 +80,8 @@ pub fn evaluate(pos: &Chess) -> i32 {
         let their_pawns = board.pawns() & board.by_color(!color);
         let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
         let mut side = Weight { mg: 0, eg: 0 };
+        let zone = king_zone(board, !color);
+        let (mut attackers, mut hits) = (0usize, 0usize);
 
         for (r, role) in Role::ALL.into_iter().enumerate() {
             for sq in board.by_role(role) & ours {
@@ -86,8 +98,14 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 let mob = MOBILITY[r - 1][(reach & mobility_area).count()];
                 side.mg += mob.mg;
                 side.eg += mob.eg;
+                let h = (reach & zone).count();
+                attackers += (h > 0) as usize;
+                hits += h;
             }
         }
+        let ka = KING_ATTACK[attackers.min(KING_ATTACKERS_N - 1)][hits.min(KING_HITS_N - 1)];
+        side.mg += ka.mg;
+        side.eg += ka.eg;
         if (board.bishops() & ours).more_than_one() {
             side.mg += BISHOP_PAIR.mg;
             side.eg += BISHOP_PAIR.eg;
