@@ -242,8 +242,9 @@ mod tests {
         // Black's king g8: its zone is f7, g7, h7, f8, g8, h8. The rook g2
         // reaches g7 and g8, the queen h1 h7 and h8 (its diagonal is blocked
         // by the rook), the knight a1 none: two attackers, four squares.
-        // Black has no piece to attack with: no attacker, no square.
-        let pos: Chess = "6k1/8/8/8/8/8/6R1/N3K2Q w - - 0 1"
+        // Black has no piece to attack with: no attacker, no square. (Black
+        // is to move: the rook gives check.)
+        let pos: Chess = "6k1/8/8/8/8/8/6R1/N3K2Q b - - 0 1"
             .parse::<shakmaty::fen::Fen>()
             .unwrap()
             .into_position(shakmaty::CastlingMode::Standard)
