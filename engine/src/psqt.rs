@@ -14,16 +14,19 @@
 //! games and published on the Chess Programming Wiki ("PeSTO's Evaluation
 //! Function"). Mobility, bishop pair and tempo are provisional values of the
 //! usual order (the linear weights written out per count). No fit of those
-//! has yet played better (docs/tests.md). The king-attack table is fitted,
-//! by the command below, with every other weight kept: the first file is
-//! the quiet positions of 4,308 of Mach's own games (`mach match --nodes
-//! 5000`), the second 300,000 of the 173k grandmaster games, each labelled
-//! by a 5,000-node search of Stockfish 15.1 (`tools/label.py`; README,
+//! has yet played better (docs/tests.md). The king-attack table was fitted
+//! first, with every other weight kept (`mach tune self-sf5k.epd
+//! p300k-sf5k.epd --from-psqt --fit king-attack --batch 4096 --epochs 100
+//! --positions 600000 --seed 41`), then the safe-check table, with every
+//! other weight kept, by the command below. The first file is the quiet
+//! positions of 4,308 of Mach's own games (`mach match --nodes 5000`), the
+//! second 300,000 of the 173k grandmaster games, each labelled by a
+//! 5,000-node search of Stockfish 15.1 (`tools/label.py`; README,
 //! "Re-fitting the evaluation").
 //!
-//! Command: `mach tune /tmp/self-sf5k.epd /tmp/p300k-sf5k.epd --from-psqt --fit king-attack --batch 4096 --epochs 100 --positions 600000 --seed 41 --out /tmp/ka-both.rs`
-//! Data: /tmp/self-sf5k.epd, /tmp/p300k-sf5k.epd; 493267 quiet positions (444096 train, 49171 held out, labelled by ce), seed 41.
-//! Fit: K = 0.005208, start psqt.rs, fitted: king-attack (the rest kept), Adam 100 epochs; loss train 0.016400 -> 0.016218, held-out 0.016850 -> 0.016613.
+//! Command: `mach tune /tmp/self-sf5k.epd /tmp/p300k-sf5k.epd --from-psqt --fit checks --batch 4096 --epochs 100 --positions 600000 --seed 41 --out /tmp/chk.rs`
+//! Data: /tmp/self-sf5k.epd, /tmp/p300k-sf5k.epd; 490095 quiet positions (441225 train, 48870 held out, labelled by ce), seed 41.
+//! Fit: K = 0.005181, start psqt.rs, fitted: checks (the rest kept), Adam 100 epochs; loss train 0.016249 -> 0.016064, held-out 0.015974 -> 0.015848.
 
 /// A middlegame/endgame pair of weights, tapered by game phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +79,18 @@ pub const KING_ATTACK: [[Weight; KING_HITS_N]; KING_ATTACKERS_N] = [
     [w(0, 0), w(-56, 10), w(-41, -2), w(-35, 8), w(28, -12), w(63, -2), w(63, -2), w(63, -2), w(63, -2)],
     [w(0, 0), w(0, 0), w(-44, 17), w(-10, -3), w(35, -30), w(108, -65), w(180, -76), w(299, -146), w(299, -146)],
     [w(0, 0), w(0, 0), w(0, 0), w(-6, 13), w(9, 23), w(79, -30), w(158, -80), w(159, -69), w(382, -194)],
+];
+/// Safe checks: `SAFE_CHECKS[piece][n]` is the value of a side whose
+/// knights, bishops, rooks or queens reach `n` squares (at most 3 counted)
+/// from which they would check the enemy king, squares neither occupied by
+/// that side nor attacked by the enemy.
+pub const SAFE_CHECKS_N: usize = 4;
+#[rustfmt::skip]
+pub const SAFE_CHECKS: [[Weight; SAFE_CHECKS_N]; 4] = [
+    [w(-48, 2), w(22, 0), w(67, -26), w(67, -26)],
+    [w(2, -8), w(-5, 9), w(33, -9), w(33, -9)],
+    [w(-63, 11), w(34, -4), w(100, -16), w(109, 3)],
+    [w(-19, -23), w(-7, 34), w(18, 31), w(107, -19)],
 ];
 /// Two bishops against fewer.
 pub const BISHOP_PAIR: Weight = w(25, 45);

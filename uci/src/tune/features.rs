@@ -2,16 +2,17 @@
 //! becomes sparse coefficients (one per weight it uses), so a model built on
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
-use mach_engine::eval::{king_zone, pawn_attacks, phase};
+use mach_engine::eval::{king_zone, pawn_attacks, phase, safe_checks};
 use mach_engine::psqt::{
     BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST, MOBILITY,
-    TEMPO,
+    SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
 };
-use shakmaty::{attacks, Chess, Color, Position, Role};
+use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 /// First tapered term of each kind: material (6), PST (6 x 64, in the
 /// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
-/// counts), bishop pair (1), king attack (`KING_ATTACKERS_N` x `KING_HITS_N`).
+/// counts), bishop pair (1), king attack (`KING_ATTACKERS_N` x `KING_HITS_N`), safe checks (4 pieces x
+/// `SAFE_CHECKS_N` counts).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
 pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
@@ -19,8 +20,9 @@ pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
 pub const MOBILITY_N: usize = 28;
 pub const PAIR_AT: usize = MOBILITY_AT + 4 * MOBILITY_N;
 pub const KING_ATTACK_AT: usize = PAIR_AT + 1;
+pub const CHECKS_AT: usize = KING_ATTACK_AT + KING_ATTACKERS_N * KING_HITS_N;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
-pub const N_TERMS: usize = KING_ATTACK_AT + KING_ATTACKERS_N * KING_HITS_N;
+pub const N_TERMS: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
 pub const TEMPO_AT: usize = 2 * N_TERMS;
 pub const N_PARAMS: usize = TEMPO_AT + 1;
@@ -40,6 +42,8 @@ pub fn extract(pos: &Chess) -> Features {
     let board = pos.board();
     let occupied = board.occupied();
     let mut coef = [0i32; N_TERMS];
+    let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
+    let mut attacked = [Bitboard::EMPTY; 2];
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         let sign = if ci == 0 { 1 } else { -1 };
         let ours = board.by_color(color);
@@ -65,12 +69,27 @@ pub fn extract(pos: &Chess) -> Features {
                 let h = (reach & zone).count();
                 attackers += (h > 0) as usize;
                 hits += h;
+                reach_by[ci][r - 1] |= reach;
             }
         }
+        attacked[ci] = reach_by[ci].iter().fold(
+            pawn_attacks(board.pawns() & ours, color)
+                | board
+                    .king_of(color)
+                    .map_or(Bitboard::EMPTY, attacks::king_attacks),
+            |a, &b| a | b,
+        );
         let a = attackers.min(KING_ATTACKERS_N - 1);
         coef[KING_ATTACK_AT + a * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
         if (board.bishops() & ours).more_than_one() {
             coef[PAIR_AT] += sign;
+        }
+    }
+    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let sign = if ci == 0 { 1 } else { -1 };
+        let checks = safe_checks(board, color, &reach_by[ci], attacked[1 - ci]);
+        for (r, &n) in checks.iter().enumerate() {
+            coef[CHECKS_AT + r * SAFE_CHECKS_N + n.min(SAFE_CHECKS_N - 1)] += sign;
         }
     }
     let terms = coef
@@ -99,14 +118,15 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             "pst" => PST_AT..MOBILITY_AT,
             "mobility" => MOBILITY_AT..PAIR_AT,
             "pair" => PAIR_AT..PAIR_AT + 1,
-            "king-attack" => KING_ATTACK_AT..N_TERMS,
+            "king-attack" => KING_ATTACK_AT..CHECKS_AT,
+            "checks" => CHECKS_AT..N_TERMS,
             "tempo" => {
                 mask[TEMPO_AT] = true;
                 continue;
             }
             other => {
                 return Err(format!(
-                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, tempo)"
+                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, tempo)"
                 ))
             }
         };
@@ -118,19 +138,26 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
     Ok(mask)
 }
 
-/// A king-attack cell too rare to fit (`rare`) takes the value of the cell
-/// with one square fewer for as many attackers, so that reaching one more
-/// square of the king's zone never falls back to the start value.
+/// A king-attack or safe-check cell too rare to fit (`rare`) takes the value
+/// of the cell with one square fewer (for as many attackers), so that
+/// reaching one more square never falls back to the start value.
 pub fn fill_rare_king_attack(w: &mut [f64], rare: &[bool]) {
+    let mut fill = |t: usize| {
+        for half in 0..2 {
+            if rare[2 * t + half] {
+                w[2 * t + half] = w[2 * (t - 1) + half];
+            }
+        }
+    };
     for a in 1..KING_ATTACKERS_N {
         // `a` pieces reach at least `a` squares: fewer is not a position.
         for h in a + 1..KING_HITS_N {
-            let t = KING_ATTACK_AT + a * KING_HITS_N + h;
-            for half in 0..2 {
-                if rare[2 * t + half] {
-                    w[2 * t + half] = w[2 * (t - 1) + half];
-                }
-            }
+            fill(KING_ATTACK_AT + a * KING_HITS_N + h);
+        }
+    }
+    for r in 0..4 {
+        for n in 1..SAFE_CHECKS_N {
+            fill(CHECKS_AT + r * SAFE_CHECKS_N + n);
         }
     }
 }
@@ -158,6 +185,12 @@ pub fn compiled_weights() -> Vec<i32> {
         for h in 0..KING_HITS_N {
             w[2 * (KING_ATTACK_AT + a * KING_HITS_N + h)] = KING_ATTACK[a][h].mg;
             w[2 * (KING_ATTACK_AT + a * KING_HITS_N + h) + 1] = KING_ATTACK[a][h].eg;
+        }
+    }
+    for r in 0..4 {
+        for n in 0..SAFE_CHECKS_N {
+            w[2 * (CHECKS_AT + r * SAFE_CHECKS_N + n)] = SAFE_CHECKS[r][n].mg;
+            w[2 * (CHECKS_AT + r * SAFE_CHECKS_N + n) + 1] = SAFE_CHECKS[r][n].eg;
         }
     }
     w[TEMPO_AT] = TEMPO;
