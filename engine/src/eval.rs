@@ -6,7 +6,8 @@
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 use crate::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, PHASE_INC, PHASE_MAX, TEMPO,
+    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST,
+    MOBILITY, PHASE_INC, PHASE_MAX, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
 };
 
 /// Material plus piece-square value of each piece on each square, per colour,
@@ -47,6 +48,42 @@ pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
     })
 }
 
+/// The zone of `color`'s king: its square and the squares next to it
+/// (empty without a king).
+#[inline]
+pub fn king_zone(board: &shakmaty::Board, color: Color) -> Bitboard {
+    board.king_of(color).map_or(Bitboard::EMPTY, |k| {
+        attacks::king_attacks(k) | Bitboard::from_square(k)
+    })
+}
+
+/// How many safe checking squares `color`'s knights, bishops, rooks and
+/// queens reach (`reach[r]`: every square the pieces of role r reach): the
+/// squares from which such a piece would check the enemy king, not occupied
+/// by `color` and not attacked by the enemy (`defended`). Zero without an
+/// enemy king.
+#[inline]
+pub fn safe_checks(
+    board: &shakmaty::Board,
+    color: Color,
+    reach: &[Bitboard; 4],
+    defended: Bitboard,
+) -> [usize; 4] {
+    let Some(k) = board.king_of(!color) else {
+        return [0; 4];
+    };
+    let occupied = board.occupied();
+    let safe = !(board.by_color(color) | defended);
+    let diagonal = attacks::bishop_attacks(k, occupied) & safe;
+    let straight = attacks::rook_attacks(k, occupied) & safe;
+    [
+        (reach[0] & attacks::knight_attacks(k) & safe).count(),
+        (reach[1] & diagonal).count(),
+        (reach[2] & straight).count(),
+        (reach[3] & (diagonal | straight)).count(),
+    ]
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -64,12 +101,18 @@ pub fn evaluate(pos: &Chess) -> i32 {
     let mut mg = 0;
     let mut eg = 0;
 
+    // What each side's knights, bishops, rooks and queens reach, and every
+    // square each side attacks: the safe checks below need both sides'.
+    let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
+    let mut attacked = [Bitboard::EMPTY; 2];
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         let sign = if ci == 0 { 1 } else { -1 };
         let ours = board.by_color(color);
         let their_pawns = board.pawns() & board.by_color(!color);
         let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
         let mut side = Weight { mg: 0, eg: 0 };
+        let zone = king_zone(board, !color);
+        let (mut attackers, mut hits) = (0usize, 0usize);
 
         for (r, role) in Role::ALL.into_iter().enumerate() {
             for sq in board.by_role(role) & ours {
@@ -86,14 +129,37 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 let mob = MOBILITY[r - 1][(reach & mobility_area).count()];
                 side.mg += mob.mg;
                 side.eg += mob.eg;
+                let h = (reach & zone).count();
+                attackers += (h > 0) as usize;
+                hits += h;
+                reach_by[ci][r - 1] |= reach;
             }
         }
+        attacked[ci] = reach_by[ci].iter().fold(
+            pawn_attacks(board.pawns() & ours, color)
+                | board
+                    .king_of(color)
+                    .map_or(Bitboard::EMPTY, attacks::king_attacks),
+            |a, &b| a | b,
+        );
+        let ka = KING_ATTACK[attackers.min(KING_ATTACKERS_N - 1)][hits.min(KING_HITS_N - 1)];
+        side.mg += ka.mg;
+        side.eg += ka.eg;
         if (board.bishops() & ours).more_than_one() {
             side.mg += BISHOP_PAIR.mg;
             side.eg += BISHOP_PAIR.eg;
         }
         mg += sign * side.mg;
         eg += sign * side.eg;
+    }
+    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let sign = if ci == 0 { 1 } else { -1 };
+        let checks = safe_checks(board, color, &reach_by[ci], attacked[1 - ci]);
+        for (r, &n) in checks.iter().enumerate() {
+            let v = SAFE_CHECKS[r][n.min(SAFE_CHECKS_N - 1)];
+            mg += sign * v.mg;
+            eg += sign * v.eg;
+        }
     }
 
     let phase = phase(pos);
@@ -127,6 +193,30 @@ mod tests {
             let mirrored = from_fen(&mirror_fen(fen), false).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
         }
+    }
+
+    #[test]
+    fn safe_checks_count_the_checking_squares_the_enemy_king_does_not_guard() {
+        // Black's king g8. The knight g4 reaches f6 and h6, both knight
+        // checks. The rook a7 reaches a8 (a check along the eighth rank) and
+        // g7 (a check down the g-file, but next to the king: not safe).
+        let pos = from_fen("6k1/R7/8/8/6N1/8/8/4K3 w - - 0 1", false).unwrap();
+        let board = pos.board();
+        let occupied = board.occupied();
+        let mut reach = [Bitboard::EMPTY; 4];
+        reach[0] = attacks::knight_attacks(shakmaty::Square::G4);
+        reach[2] = attacks::rook_attacks(shakmaty::Square::A7, occupied);
+        let guarded = attacks::king_attacks(shakmaty::Square::G8);
+        assert_eq!(
+            safe_checks(board, Color::White, &reach, guarded),
+            [2, 0, 1, 0]
+        );
+        // Black has no piece to check with.
+        let none = [Bitboard::EMPTY; 4];
+        assert_eq!(
+            safe_checks(board, Color::Black, &none, Bitboard::EMPTY),
+            [0; 4]
+        );
     }
 
     #[test]

@@ -4,9 +4,13 @@
 
 use std::fmt::Write;
 
-use mach_engine::psqt::{MOBILITY_MAX, PHASE_INC, PHASE_MAX};
+use mach_engine::psqt::{
+    KING_ATTACKERS_N, KING_HITS_N, MOBILITY_MAX, PHASE_INC, PHASE_MAX, SAFE_CHECKS_N,
+};
 
-use super::features::{MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PST_AT, TEMPO_AT};
+use super::features::{
+    CHECKS_AT, KING_ATTACK_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PST_AT, TEMPO_AT,
+};
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
@@ -62,6 +66,22 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// enemy pawns). Entries past `MOBILITY_MAX` are unused.\n\
          #[rustfmt::skip]\n\
          pub const MOBILITY: [[Weight; {MOBILITY_N}]; 4] = [\n{}];\n\
+         /// Pieces and squares the king-attack table counts: `KING_ATTACK[a][h]` is\n\
+         /// the value of `a` knights, bishops, rooks and queens (at most {ka_max} counted)\n\
+         /// reaching `h` squares of the enemy king's zone in all (its square and the\n\
+         /// squares next to it; a square reached by two pieces counts twice; at most\n\
+         /// {kh_max} counted).\n\
+         pub const KING_ATTACKERS_N: usize = {KING_ATTACKERS_N};\n\
+         pub const KING_HITS_N: usize = {KING_HITS_N};\n\
+         #[rustfmt::skip]\n\
+         pub const KING_ATTACK: [[Weight; KING_HITS_N]; KING_ATTACKERS_N] = [\n{}];\n\
+         /// Safe checks: `SAFE_CHECKS[piece][n]` is the value of a side whose\n\
+         /// knights, bishops, rooks or queens reach `n` squares (at most {sc_max} counted)\n\
+         /// from which they would check the enemy king, squares neither occupied by\n\
+         /// that side nor attacked by the enemy.\n\
+         pub const SAFE_CHECKS_N: usize = {SAFE_CHECKS_N};\n\
+         #[rustfmt::skip]\n\
+         pub const SAFE_CHECKS: [[Weight; SAFE_CHECKS_N]; 4] = [\n{}];\n\
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
@@ -76,8 +96,27 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
                 format!("    [{}],\n", row.join(", "))
             })
             .collect::<String>(),
+        (0..KING_ATTACKERS_N)
+            .map(|a| {
+                let row: Vec<String> = (0..KING_HITS_N)
+                    .map(|h| pair(KING_ATTACK_AT + a * KING_HITS_N + h))
+                    .collect();
+                format!("    [{}],\n", row.join(", "))
+            })
+            .collect::<String>(),
+        (0..4)
+            .map(|r| {
+                let row: Vec<String> = (0..SAFE_CHECKS_N)
+                    .map(|n| pair(CHECKS_AT + r * SAFE_CHECKS_N + n))
+                    .collect();
+                format!("    [{}],\n", row.join(", "))
+            })
+            .collect::<String>(),
         pair(PAIR_AT),
         w[TEMPO_AT],
+        ka_max = KING_ATTACKERS_N - 1,
+        kh_max = KING_HITS_N - 1,
+        sc_max = SAFE_CHECKS_N - 1,
     );
     for (name, half) in [("MG_PST", 0), ("EG_PST", 1)] {
         let _ = write!(

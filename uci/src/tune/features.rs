@@ -2,21 +2,27 @@
 //! becomes sparse coefficients (one per weight it uses), so a model built on
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
-use mach_engine::eval::{pawn_attacks, phase};
-use mach_engine::psqt::{BISHOP_PAIR, EG_PST, MATERIAL, MG_PST, MOBILITY, TEMPO};
-use shakmaty::{attacks, Chess, Color, Position, Role};
+use mach_engine::eval::{king_zone, pawn_attacks, phase, safe_checks};
+use mach_engine::psqt::{
+    BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST, MOBILITY,
+    SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
+};
+use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 /// First tapered term of each kind: material (6), PST (6 x 64, in the
 /// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
-/// counts), bishop pair (1).
+/// counts), bishop pair (1), king attack (`KING_ATTACKERS_N` x `KING_HITS_N`), safe checks (4 pieces x
+/// `SAFE_CHECKS_N` counts).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
 pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
 /// Mobility counts a piece has a term for (0 to 27 squares).
 pub const MOBILITY_N: usize = 28;
 pub const PAIR_AT: usize = MOBILITY_AT + 4 * MOBILITY_N;
+pub const KING_ATTACK_AT: usize = PAIR_AT + 1;
+pub const CHECKS_AT: usize = KING_ATTACK_AT + KING_ATTACKERS_N * KING_HITS_N;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
-pub const N_TERMS: usize = PAIR_AT + 1;
+pub const N_TERMS: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
 pub const TEMPO_AT: usize = 2 * N_TERMS;
 pub const N_PARAMS: usize = TEMPO_AT + 1;
@@ -36,11 +42,15 @@ pub fn extract(pos: &Chess) -> Features {
     let board = pos.board();
     let occupied = board.occupied();
     let mut coef = [0i32; N_TERMS];
+    let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
+    let mut attacked = [Bitboard::EMPTY; 2];
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         let sign = if ci == 0 { 1 } else { -1 };
         let ours = board.by_color(color);
         let their_pawns = board.pawns() & board.by_color(!color);
         let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
+        let zone = king_zone(board, !color);
+        let (mut attackers, mut hits) = (0usize, 0usize);
         for (r, role) in Role::ALL.into_iter().enumerate() {
             for sq in board.by_role(role) & ours {
                 let s = sq as usize;
@@ -56,10 +66,30 @@ pub fn extract(pos: &Chess) -> Features {
                 };
                 let n = (reach & mobility_area).count();
                 coef[MOBILITY_AT + (r - 1) * MOBILITY_N + n] += sign;
+                let h = (reach & zone).count();
+                attackers += (h > 0) as usize;
+                hits += h;
+                reach_by[ci][r - 1] |= reach;
             }
         }
+        attacked[ci] = reach_by[ci].iter().fold(
+            pawn_attacks(board.pawns() & ours, color)
+                | board
+                    .king_of(color)
+                    .map_or(Bitboard::EMPTY, attacks::king_attacks),
+            |a, &b| a | b,
+        );
+        let a = attackers.min(KING_ATTACKERS_N - 1);
+        coef[KING_ATTACK_AT + a * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
         if (board.bishops() & ours).more_than_one() {
             coef[PAIR_AT] += sign;
+        }
+    }
+    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let sign = if ci == 0 { 1 } else { -1 };
+        let checks = safe_checks(board, color, &reach_by[ci], attacked[1 - ci]);
+        for (r, &n) in checks.iter().enumerate() {
+            coef[CHECKS_AT + r * SAFE_CHECKS_N + n.min(SAFE_CHECKS_N - 1)] += sign;
         }
     }
     let terms = coef
@@ -88,13 +118,15 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             "pst" => PST_AT..MOBILITY_AT,
             "mobility" => MOBILITY_AT..PAIR_AT,
             "pair" => PAIR_AT..PAIR_AT + 1,
+            "king-attack" => KING_ATTACK_AT..CHECKS_AT,
+            "checks" => CHECKS_AT..N_TERMS,
             "tempo" => {
                 mask[TEMPO_AT] = true;
                 continue;
             }
             other => {
                 return Err(format!(
-                    "--fit: unknown group {other:?} (material, pst, mobility, pair, tempo)"
+                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, tempo)"
                 ))
             }
         };
@@ -104,6 +136,30 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
         }
     }
     Ok(mask)
+}
+
+/// A king-attack or safe-check cell too rare to fit (`rare`) takes the value
+/// of the cell with one square fewer (for as many attackers), so that
+/// reaching one more square never falls back to the start value.
+pub fn fill_rare_king_attack(w: &mut [f64], rare: &[bool]) {
+    let mut fill = |t: usize| {
+        for half in 0..2 {
+            if rare[2 * t + half] {
+                w[2 * t + half] = w[2 * (t - 1) + half];
+            }
+        }
+    };
+    for a in 1..KING_ATTACKERS_N {
+        // `a` pieces reach at least `a` squares: fewer is not a position.
+        for h in a + 1..KING_HITS_N {
+            fill(KING_ATTACK_AT + a * KING_HITS_N + h);
+        }
+    }
+    for r in 0..4 {
+        for n in 1..SAFE_CHECKS_N {
+            fill(CHECKS_AT + r * SAFE_CHECKS_N + n);
+        }
+    }
 }
 
 /// The weights compiled into the engine today (psqt.rs), as parameters.
@@ -125,6 +181,18 @@ pub fn compiled_weights() -> Vec<i32> {
     }
     w[2 * PAIR_AT] = BISHOP_PAIR.mg;
     w[2 * PAIR_AT + 1] = BISHOP_PAIR.eg;
+    for a in 0..KING_ATTACKERS_N {
+        for h in 0..KING_HITS_N {
+            w[2 * (KING_ATTACK_AT + a * KING_HITS_N + h)] = KING_ATTACK[a][h].mg;
+            w[2 * (KING_ATTACK_AT + a * KING_HITS_N + h) + 1] = KING_ATTACK[a][h].eg;
+        }
+    }
+    for r in 0..4 {
+        for n in 0..SAFE_CHECKS_N {
+            w[2 * (CHECKS_AT + r * SAFE_CHECKS_N + n)] = SAFE_CHECKS[r][n].mg;
+            w[2 * (CHECKS_AT + r * SAFE_CHECKS_N + n) + 1] = SAFE_CHECKS[r][n].eg;
+        }
+    }
     w[TEMPO_AT] = TEMPO;
     w
 }
@@ -200,6 +268,51 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn a_queen_and_a_rook_on_the_kings_zone_are_two_attackers_with_their_squares() {
+        // Black's king g8: its zone is f7, g7, h7, f8, g8, h8. The rook g2
+        // reaches g7 and g8, the queen h1 h7 and h8 (its diagonal is blocked
+        // by the rook), the knight a1 none: two attackers, four squares.
+        // Black has no piece to attack with: no attacker, no square. (Black
+        // is to move: the rook gives check.)
+        let pos: Chess = "6k1/8/8/8/8/8/6R1/N3K2Q b - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let f = extract(&pos);
+        let coef = |a: usize, h: usize| {
+            f.terms
+                .iter()
+                .find(|&&(t, _)| t as usize == KING_ATTACK_AT + a * KING_HITS_N + h)
+                .map_or(0, |&(_, c)| c)
+        };
+        assert_eq!(coef(2, 4), 1, "{:?}", f.terms);
+        assert_eq!(coef(0, 0), -1, "{:?}", f.terms);
+    }
+
+    #[test]
+    fn a_rare_king_attack_cell_takes_the_value_of_one_square_fewer() {
+        let mut w = vec![0.0; N_PARAMS];
+        let cell = |a: usize, h: usize| 2 * (KING_ATTACK_AT + a * KING_HITS_N + h);
+        w[cell(2, 5)] = 120.0;
+        w[cell(2, 5) + 1] = -40.0;
+        let mut rare = vec![false; N_PARAMS];
+        for h in 6..KING_HITS_N {
+            rare[cell(2, h)] = true;
+            rare[cell(2, h) + 1] = true;
+        }
+        // An impossible cell (two pieces, one square) is left alone.
+        w[cell(2, 1)] = 7.0;
+        rare[cell(2, 1)] = true;
+        fill_rare_king_attack(&mut w, &rare);
+        for h in 6..KING_HITS_N {
+            assert_eq!((w[cell(2, h)], w[cell(2, h) + 1]), (120.0, -40.0), "{h}");
+        }
+        assert_eq!(w[cell(2, 1)], 7.0);
+        assert_eq!(w[cell(2, 4)], 0.0, "a fitted cell keeps its value");
     }
 
     #[test]

@@ -76,7 +76,7 @@ pub struct Args {
     #[arg(long, default_value_t = 200)]
     min_positions: usize,
     /// Fit only these groups of weights, the others stay at the start's
-    /// (comma-separated: material, pst, mobility, pair, tempo; default all),
+    /// (comma-separated: material, pst, mobility, pair, king-attack, checks, tempo; default all),
     /// e.g. `--from-psqt --fit mobility,pair,tempo`.
     #[arg(long, value_delimiter = ',')]
     fit: Vec<String>,
@@ -230,7 +230,13 @@ pub fn run(args: &Args) -> Result<(), String> {
             fit::loss(&held, &today, k)
         );
     }
+    let before_rare = trainable.clone();
     let rare = fit::freeze_rare(&train, &mut trainable, args.min_positions);
+    let is_rare: Vec<bool> = before_rare
+        .iter()
+        .zip(&trainable)
+        .map(|(&b, &a)| b && !a)
+        .collect();
     if rare > 0 {
         println!(
             "{rare} weights used by fewer than {} training positions keep their start values",
@@ -255,6 +261,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             );
         }
     });
+    features::fill_rare_king_attack(&mut w, &is_rare);
     let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
     let wr: Vec<f64> = rounded.iter().map(|&x| f64::from(x)).collect();
     let (train1, held1) = (fit::loss(&train, &wr, k), fit::loss(&held, &wr, k));
