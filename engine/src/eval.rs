@@ -57,6 +57,17 @@ pub fn king_zone(board: &shakmaty::Board, color: Color) -> Bitboard {
     })
 }
 
+/// Every square `color` attacks: its pawns' and king's, and `reach` (what
+/// its knights, bishops, rooks and queens reach).
+#[inline]
+pub fn attacked_by(board: &shakmaty::Board, color: Color, reach: &[Bitboard; 4]) -> Bitboard {
+    let pawns = pawn_attacks(board.pawns() & board.by_color(color), color);
+    let king = board
+        .king_of(color)
+        .map_or(Bitboard::EMPTY, attacks::king_attacks);
+    reach.iter().fold(pawns | king, |a, &b| a | b)
+}
+
 /// How many safe checking squares `color`'s knights, bishops, rooks and
 /// queens reach (`reach[r]`: every square the pieces of role r reach): the
 /// squares from which such a piece would check the enemy king, not occupied
@@ -135,13 +146,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 reach_by[ci][r - 1] |= reach;
             }
         }
-        attacked[ci] = reach_by[ci].iter().fold(
-            pawn_attacks(board.pawns() & ours, color)
-                | board
-                    .king_of(color)
-                    .map_or(Bitboard::EMPTY, attacks::king_attacks),
-            |a, &b| a | b,
-        );
+        attacked[ci] = attacked_by(board, color, &reach_by[ci]);
         let ka = KING_ATTACK[attackers.min(KING_ATTACKERS_N - 1)][hits.min(KING_HITS_N - 1)];
         side.mg += ka.mg;
         side.eg += ka.eg;

@@ -2,7 +2,7 @@
 //! becomes sparse coefficients (one per weight it uses), so a model built on
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
-use mach_engine::eval::{king_zone, pawn_attacks, phase, safe_checks};
+use mach_engine::eval::{attacked_by, king_zone, pawn_attacks, phase, safe_checks};
 use mach_engine::psqt::{
     BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST, MOBILITY,
     SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
@@ -72,13 +72,7 @@ pub fn extract(pos: &Chess) -> Features {
                 reach_by[ci][r - 1] |= reach;
             }
         }
-        attacked[ci] = reach_by[ci].iter().fold(
-            pawn_attacks(board.pawns() & ours, color)
-                | board
-                    .king_of(color)
-                    .map_or(Bitboard::EMPTY, attacks::king_attacks),
-            |a, &b| a | b,
-        );
+        attacked[ci] = attacked_by(board, color, &reach_by[ci]);
         let a = attackers.min(KING_ATTACKERS_N - 1);
         coef[KING_ATTACK_AT + a * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
         if (board.bishops() & ours).more_than_one() {
