@@ -57,11 +57,15 @@ pub fn king_zone(board: &shakmaty::Board, color: Color) -> Bitboard {
     })
 }
 
-/// Every square `color` attacks: its pawns' and king's, and `reach` (what
-/// its knights, bishops, rooks and queens reach).
+/// Every square `color` attacks: its pawns' (`pawns`), its king's, and
+/// `reach` (what its knights, bishops, rooks and queens reach).
 #[inline]
-pub fn attacked_by(board: &shakmaty::Board, color: Color, reach: &[Bitboard; 4]) -> Bitboard {
-    let pawns = pawn_attacks(board.pawns() & board.by_color(color), color);
+pub fn attacked_by(
+    board: &shakmaty::Board,
+    color: Color,
+    pawns: Bitboard,
+    reach: &[Bitboard; 4],
+) -> Bitboard {
     let king = board
         .king_of(color)
         .map_or(Bitboard::EMPTY, attacks::king_attacks);
@@ -116,11 +120,12 @@ pub fn evaluate(pos: &Chess) -> i32 {
     // square each side attacks: the safe checks below need both sides'.
     let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
     let mut attacked = [Bitboard::EMPTY; 2];
+    let pawn_att =
+        [Color::White, Color::Black].map(|c| pawn_attacks(board.pawns() & board.by_color(c), c));
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         let sign = if ci == 0 { 1 } else { -1 };
         let ours = board.by_color(color);
-        let their_pawns = board.pawns() & board.by_color(!color);
-        let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
+        let mobility_area = !(ours | pawn_att[1 - ci]);
         let mut side = Weight { mg: 0, eg: 0 };
         let zone = king_zone(board, !color);
         let (mut attackers, mut hits) = (0usize, 0usize);
@@ -146,7 +151,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 reach_by[ci][r - 1] |= reach;
             }
         }
-        attacked[ci] = attacked_by(board, color, &reach_by[ci]);
+        attacked[ci] = attacked_by(board, color, pawn_att[ci], &reach_by[ci]);
         let ka = KING_ATTACK[attackers.min(KING_ATTACKERS_N - 1)][hits.min(KING_HITS_N - 1)];
         side.mg += ka.mg;
         side.eg += ka.eg;

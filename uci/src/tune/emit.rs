@@ -18,6 +18,15 @@ const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "kin
 /// command, data, seed and loss) in its header.
 pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
     let pair = |t: usize| format!("w({}, {})", w[2 * t], w[2 * t + 1]);
+    // A table of `rows` x `cols` weights from term `at`, a row a line.
+    let table = |at: usize, rows: usize, cols: usize| {
+        (0..rows)
+            .map(|r| {
+                let row: Vec<String> = (0..cols).map(|c| pair(at + r * cols + c)).collect();
+                format!("    [{}],\n", row.join(", "))
+            })
+            .collect::<String>()
+    };
     let mut s = String::new();
     s.push_str(
         "//! Every evaluation number in one place.\n\
@@ -88,30 +97,9 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          pub const TEMPO: i32 = {};\n",
         list(&PHASE_INC),
         MOBILITY_MAX.map(|m| m.to_string()).join(", "),
-        (0..4)
-            .map(|m| {
-                let row: Vec<String> = (0..MOBILITY_N)
-                    .map(|n| pair(MOBILITY_AT + m * MOBILITY_N + n))
-                    .collect();
-                format!("    [{}],\n", row.join(", "))
-            })
-            .collect::<String>(),
-        (0..KING_ATTACKERS_N)
-            .map(|a| {
-                let row: Vec<String> = (0..KING_HITS_N)
-                    .map(|h| pair(KING_ATTACK_AT + a * KING_HITS_N + h))
-                    .collect();
-                format!("    [{}],\n", row.join(", "))
-            })
-            .collect::<String>(),
-        (0..4)
-            .map(|r| {
-                let row: Vec<String> = (0..SAFE_CHECKS_N)
-                    .map(|n| pair(CHECKS_AT + r * SAFE_CHECKS_N + n))
-                    .collect();
-                format!("    [{}],\n", row.join(", "))
-            })
-            .collect::<String>(),
+        table(MOBILITY_AT, 4, MOBILITY_N),
+        table(KING_ATTACK_AT, KING_ATTACKERS_N, KING_HITS_N),
+        table(CHECKS_AT, 4, SAFE_CHECKS_N),
         pair(PAIR_AT),
         w[TEMPO_AT],
         ka_max = KING_ATTACKERS_N - 1,

@@ -4,8 +4,8 @@
 
 use mach_engine::eval::{attacked_by, king_zone, pawn_attacks, phase, safe_checks};
 use mach_engine::psqt::{
-    BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST, MOBILITY,
-    SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
+    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST,
+    MOBILITY, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
 };
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
@@ -44,11 +44,12 @@ pub fn extract(pos: &Chess) -> Features {
     let mut coef = [0i32; N_TERMS];
     let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
     let mut attacked = [Bitboard::EMPTY; 2];
+    let pawn_att =
+        [Color::White, Color::Black].map(|c| pawn_attacks(board.pawns() & board.by_color(c), c));
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         let sign = if ci == 0 { 1 } else { -1 };
         let ours = board.by_color(color);
-        let their_pawns = board.pawns() & board.by_color(!color);
-        let mobility_area = !(ours | pawn_attacks(their_pawns, !color));
+        let mobility_area = !(ours | pawn_att[1 - ci]);
         let zone = king_zone(board, !color);
         let (mut attackers, mut hits) = (0usize, 0usize);
         for (r, role) in Role::ALL.into_iter().enumerate() {
@@ -72,7 +73,7 @@ pub fn extract(pos: &Chess) -> Features {
                 reach_by[ci][r - 1] |= reach;
             }
         }
-        attacked[ci] = attacked_by(board, color, &reach_by[ci]);
+        attacked[ci] = attacked_by(board, color, pawn_att[ci], &reach_by[ci]);
         let a = attackers.min(KING_ATTACKERS_N - 1);
         coef[KING_ATTACK_AT + a * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
         if (board.bishops() & ours).more_than_one() {
@@ -135,7 +136,7 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
 /// A king-attack or safe-check cell too rare to fit (`rare`) takes the value
 /// of the cell with one square fewer (for as many attackers), so that
 /// reaching one more square never falls back to the start value.
-pub fn fill_rare_king_attack(w: &mut [f64], rare: &[bool]) {
+pub fn fill_rare_king_cells(w: &mut [f64], rare: &[bool]) {
     let mut fill = |t: usize| {
         for half in 0..2 {
             if rare[2 * t + half] {
@@ -167,28 +168,21 @@ pub fn compiled_weights() -> Vec<i32> {
             w[2 * (PST_AT + r * 64 + sq) + 1] = EG_PST[r][sq];
         }
     }
-    for m in 0..4 {
-        for n in 0..MOBILITY_N {
-            w[2 * (MOBILITY_AT + m * MOBILITY_N + n)] = MOBILITY[m][n].mg;
-            w[2 * (MOBILITY_AT + m * MOBILITY_N + n) + 1] = MOBILITY[m][n].eg;
-        }
-    }
-    w[2 * PAIR_AT] = BISHOP_PAIR.mg;
-    w[2 * PAIR_AT + 1] = BISHOP_PAIR.eg;
-    for a in 0..KING_ATTACKERS_N {
-        for h in 0..KING_HITS_N {
-            w[2 * (KING_ATTACK_AT + a * KING_HITS_N + h)] = KING_ATTACK[a][h].mg;
-            w[2 * (KING_ATTACK_AT + a * KING_HITS_N + h) + 1] = KING_ATTACK[a][h].eg;
-        }
-    }
-    for r in 0..4 {
-        for n in 0..SAFE_CHECKS_N {
-            w[2 * (CHECKS_AT + r * SAFE_CHECKS_N + n)] = SAFE_CHECKS[r][n].mg;
-            w[2 * (CHECKS_AT + r * SAFE_CHECKS_N + n) + 1] = SAFE_CHECKS[r][n].eg;
-        }
-    }
+    put_table(&mut w, MOBILITY_AT, &MOBILITY);
+    put_table(&mut w, PAIR_AT, &[[BISHOP_PAIR]]);
+    put_table(&mut w, KING_ATTACK_AT, &KING_ATTACK);
+    put_table(&mut w, CHECKS_AT, &SAFE_CHECKS);
     w[TEMPO_AT] = TEMPO;
     w
+}
+
+/// Writes a table of tapered weights into the parameters from term `at`,
+/// row after row.
+fn put_table<const N: usize>(w: &mut [i32], at: usize, table: &[[Weight; N]]) {
+    for (t, v) in table.iter().flatten().enumerate() {
+        w[2 * (at + t)] = v.mg;
+        w[2 * (at + t) + 1] = v.eg;
+    }
 }
 
 /// A start without PeSTO: plain piece values, every other weight zero (the
@@ -301,7 +295,7 @@ mod tests {
         // An impossible cell (two pieces, one square) is left alone.
         w[cell(2, 1)] = 7.0;
         rare[cell(2, 1)] = true;
-        fill_rare_king_attack(&mut w, &rare);
+        fill_rare_king_cells(&mut w, &rare);
         for h in 6..KING_HITS_N {
             assert_eq!((w[cell(2, h)], w[cell(2, h) + 1]), (120.0, -40.0), "{h}");
         }

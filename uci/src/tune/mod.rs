@@ -261,7 +261,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             );
         }
     });
-    features::fill_rare_king_attack(&mut w, &is_rare);
+    features::fill_rare_king_cells(&mut w, &is_rare);
     let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
     let wr: Vec<f64> = rounded.iter().map(|&x| f64::from(x)).collect();
     let (train1, held1) = (fit::loss(&train, &wr, k), fit::loss(&held, &wr, k));
