@@ -6,8 +6,9 @@
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 use crate::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST,
-    MOBILITY, PHASE_INC, PHASE_MAX, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
+    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
+    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PHASE_INC, PHASE_MAX, SAFE_CHECKS, SAFE_CHECKS_N,
+    TEMPO,
 };
 
 /// Material plus piece-square value of each piece on each square, per colour,
@@ -99,6 +100,22 @@ pub fn safe_checks(
     ]
 }
 
+/// How many squares of the enemy king's zone `color` attacks (`attacks`)
+/// that the enemy guards with no pawn, knight, bishop or rook, at most with
+/// its king or queen (`guard_pawns`, `guard_reach`: the enemy's pawn attacks
+/// and what its pieces reach): the zone's weak squares.
+#[inline]
+pub fn weak_zone_squares(
+    board: &shakmaty::Board,
+    color: Color,
+    attacks: Bitboard,
+    guard_pawns: Bitboard,
+    guard_reach: &[Bitboard; 4],
+) -> usize {
+    let guarded = guard_pawns | guard_reach[0] | guard_reach[1] | guard_reach[2];
+    (king_zone(board, !color) & attacks & !guarded).count()
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -170,6 +187,16 @@ pub fn evaluate(pos: &Chess) -> i32 {
             mg += sign * v.mg;
             eg += sign * v.eg;
         }
+        let weak = weak_zone_squares(
+            board,
+            color,
+            attacked[ci],
+            pawn_att[1 - ci],
+            &reach_by[1 - ci],
+        );
+        let v = KING_WEAK[weak.min(KING_WEAK_N - 1)];
+        mg += sign * v.mg;
+        eg += sign * v.eg;
     }
 
     let phase = phase(pos);
@@ -227,6 +254,35 @@ mod tests {
             safe_checks(board, Color::Black, &none, Bitboard::EMPTY),
             [0; 4]
         );
+    }
+
+    #[test]
+    fn weak_zone_squares_are_those_attacked_and_guarded_by_no_pawn_or_minor_or_rook() {
+        // Black's king g8, its zone f7, g7, h7, f8, g8, h8. White's queen h5
+        // attacks f7 (through g6) and h7; Black's pawns guard neither, its
+        // king does, which does not count: two weak squares.
+        for (fen, weak) in [
+            ("6k1/5ppp/8/7Q/8/8/8/4K3 w - - 0 1", 2),
+            // A knight f8 guards h7: f7 alone is weak.
+            ("5nk1/5ppp/8/7Q/8/8/8/4K3 w - - 0 1", 1),
+        ] {
+            let pos = from_fen(fen, false).unwrap();
+            let board = pos.board();
+            let occupied = board.occupied();
+            let mut white = [Bitboard::EMPTY; 4];
+            white[3] = attacks::queen_attacks(shakmaty::Square::H5, occupied);
+            let attacked = attacked_by(board, Color::White, Bitboard::EMPTY, &white);
+            let mut black = [Bitboard::EMPTY; 4];
+            for sq in board.knights() & board.black() {
+                black[0] |= attacks::knight_attacks(sq);
+            }
+            let black_pawns = pawn_attacks(board.pawns() & board.black(), Color::Black);
+            assert_eq!(
+                weak_zone_squares(board, Color::White, attacked, black_pawns, &black),
+                weak,
+                "{fen}"
+            );
+        }
     }
 
     #[test]

@@ -92,6 +92,12 @@ pub const SAFE_CHECKS: [[Weight; SAFE_CHECKS_N]; 4] = [
     [w(-63, 11), w(34, -4), w(100, -16), w(109, 3)],
     [w(-19, -23), w(-7, 34), w(18, 31), w(107, -19)],
 ];
+/// Weak squares of the enemy king's zone: `KING_WEAK[n]` is the value of a
+/// side that attacks `n` squares of the zone (at most 7 counted) that the
+/// enemy guards with no pawn, knight, bishop or rook.
+pub const KING_WEAK_N: usize = 8;
+#[rustfmt::skip]
+pub const KING_WEAK: [Weight; KING_WEAK_N] = [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)];
 /// Two bishops against fewer.
 pub const BISHOP_PAIR: Weight = w(25, 45);
 /// Side to move bonus.

@@ -5,11 +5,12 @@
 use std::fmt::Write;
 
 use mach_engine::psqt::{
-    KING_ATTACKERS_N, KING_HITS_N, MOBILITY_MAX, PHASE_INC, PHASE_MAX, SAFE_CHECKS_N,
+    KING_ATTACKERS_N, KING_HITS_N, KING_WEAK_N, MOBILITY_MAX, PHASE_INC, PHASE_MAX, SAFE_CHECKS_N,
 };
 
 use super::features::{
     CHECKS_AT, KING_ATTACK_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PST_AT, TEMPO_AT,
+    WEAK_AT,
 };
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -91,6 +92,12 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          pub const SAFE_CHECKS_N: usize = {SAFE_CHECKS_N};\n\
          #[rustfmt::skip]\n\
          pub const SAFE_CHECKS: [[Weight; SAFE_CHECKS_N]; 4] = [\n{}];\n\
+         /// Weak squares of the enemy king's zone: `KING_WEAK[n]` is the value of a\n\
+         /// side that attacks `n` squares of the zone (at most {kw_max} counted) that the\n\
+         /// enemy guards with no pawn, knight, bishop or rook.\n\
+         pub const KING_WEAK_N: usize = {KING_WEAK_N};\n\
+         #[rustfmt::skip]\n\
+         pub const KING_WEAK: [Weight; KING_WEAK_N] = [{}];\n\
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
@@ -100,11 +107,16 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         table(MOBILITY_AT, 4, MOBILITY_N),
         table(KING_ATTACK_AT, KING_ATTACKERS_N, KING_HITS_N),
         table(CHECKS_AT, 4, SAFE_CHECKS_N),
+        (0..KING_WEAK_N)
+            .map(|n| pair(WEAK_AT + n))
+            .collect::<Vec<_>>()
+            .join(", "),
         pair(PAIR_AT),
         w[TEMPO_AT],
         ka_max = KING_ATTACKERS_N - 1,
         kh_max = KING_HITS_N - 1,
         sc_max = SAFE_CHECKS_N - 1,
+        kw_max = KING_WEAK_N - 1,
     );
     for (name, half) in [("MG_PST", 0), ("EG_PST", 1)] {
         let _ = write!(

@@ -2,17 +2,19 @@
 //! becomes sparse coefficients (one per weight it uses), so a model built on
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
-use mach_engine::eval::{attacked_by, king_zone, pawn_attacks, phase, safe_checks};
+use mach_engine::eval::{
+    attacked_by, king_zone, pawn_attacks, phase, safe_checks, weak_zone_squares,
+};
 use mach_engine::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, MATERIAL, MG_PST,
-    MOBILITY, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
+    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
+    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
 };
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 /// First tapered term of each kind: material (6), PST (6 x 64, in the
 /// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
 /// counts), bishop pair (1), king attack (`KING_ATTACKERS_N` x `KING_HITS_N`), safe checks (4 pieces x
-/// `SAFE_CHECKS_N` counts).
+/// `SAFE_CHECKS_N` counts), weak king-zone squares (`KING_WEAK_N` counts).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
 pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
@@ -21,8 +23,9 @@ pub const MOBILITY_N: usize = 28;
 pub const PAIR_AT: usize = MOBILITY_AT + 4 * MOBILITY_N;
 pub const KING_ATTACK_AT: usize = PAIR_AT + 1;
 pub const CHECKS_AT: usize = KING_ATTACK_AT + KING_ATTACKERS_N * KING_HITS_N;
+pub const WEAK_AT: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
-pub const N_TERMS: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
+pub const N_TERMS: usize = WEAK_AT + KING_WEAK_N;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
 pub const TEMPO_AT: usize = 2 * N_TERMS;
 pub const N_PARAMS: usize = TEMPO_AT + 1;
@@ -86,6 +89,14 @@ pub fn extract(pos: &Chess) -> Features {
         for (r, &n) in checks.iter().enumerate() {
             coef[CHECKS_AT + r * SAFE_CHECKS_N + n.min(SAFE_CHECKS_N - 1)] += sign;
         }
+        let weak = weak_zone_squares(
+            board,
+            color,
+            attacked[ci],
+            pawn_att[1 - ci],
+            &reach_by[1 - ci],
+        );
+        coef[WEAK_AT + weak.min(KING_WEAK_N - 1)] += sign;
     }
     let terms = coef
         .iter()
@@ -114,14 +125,15 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             "mobility" => MOBILITY_AT..PAIR_AT,
             "pair" => PAIR_AT..PAIR_AT + 1,
             "king-attack" => KING_ATTACK_AT..CHECKS_AT,
-            "checks" => CHECKS_AT..N_TERMS,
+            "checks" => CHECKS_AT..WEAK_AT,
+            "king-weak" => WEAK_AT..N_TERMS,
             "tempo" => {
                 mask[TEMPO_AT] = true;
                 continue;
             }
             other => {
                 return Err(format!(
-                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, tempo)"
+                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, king-weak, tempo)"
                 ))
             }
         };
@@ -133,7 +145,7 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
     Ok(mask)
 }
 
-/// A king-attack or safe-check cell too rare to fit (`rare`) takes the value
+/// A king-attack, safe-check or weak-square cell too rare to fit (`rare`) takes the value
 /// of the cell with one square fewer (for as many attackers), so that
 /// reaching one more square never falls back to the start value.
 pub fn fill_rare_king_cells(w: &mut [f64], rare: &[bool]) {
@@ -155,6 +167,9 @@ pub fn fill_rare_king_cells(w: &mut [f64], rare: &[bool]) {
             fill(CHECKS_AT + r * SAFE_CHECKS_N + n);
         }
     }
+    for n in 1..KING_WEAK_N {
+        fill(WEAK_AT + n);
+    }
 }
 
 /// The weights compiled into the engine today (psqt.rs), as parameters.
@@ -172,6 +187,7 @@ pub fn compiled_weights() -> Vec<i32> {
     put_table(&mut w, PAIR_AT, &[[BISHOP_PAIR]]);
     put_table(&mut w, KING_ATTACK_AT, &KING_ATTACK);
     put_table(&mut w, CHECKS_AT, &SAFE_CHECKS);
+    put_table(&mut w, WEAK_AT, &[KING_WEAK]);
     w[TEMPO_AT] = TEMPO;
     w
 }
