@@ -169,7 +169,9 @@ pub fn evaluate(pos: &Chess) -> i32 {
             }
         }
         attacked[ci] = attacked_by(board, color, pawn_att[ci], &reach_by[ci]);
-        let ka = KING_ATTACK[attackers.min(KING_ATTACKERS_N - 1)][hits.min(KING_HITS_N - 1)];
+        let row = attackers.min(KING_ATTACKERS_N - 1)
+            + KING_ATTACKERS_N * (board.queens() & ours).any() as usize;
+        let ka = KING_ATTACK[row][hits.min(KING_HITS_N - 1)];
         side.mg += ka.mg;
         side.eg += ka.eg;
         if (board.bishops() & ours).more_than_one() {

@@ -5,7 +5,8 @@
 use std::fmt::Write;
 
 use mach_engine::psqt::{
-    KING_ATTACKERS_N, KING_HITS_N, KING_WEAK_N, MOBILITY_MAX, PHASE_INC, PHASE_MAX, SAFE_CHECKS_N,
+    KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N, KING_WEAK_N, MOBILITY_MAX, PHASE_INC,
+    PHASE_MAX, SAFE_CHECKS_N,
 };
 
 use super::features::{
@@ -80,11 +81,13 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// the value of `a` knights, bishops, rooks and queens (at most {ka_max} counted)\n\
          /// reaching `h` squares of the enemy king's zone in all (its square and the\n\
          /// squares next to it; a square reached by two pieces counts twice; at most\n\
-         /// {kh_max} counted).\n\
+         /// {kh_max} counted); rows `KING_ATTACKERS_N` and on are the same counts for a side\n\
+         /// that has a queen.\n\
          pub const KING_ATTACKERS_N: usize = {KING_ATTACKERS_N};\n\
          pub const KING_HITS_N: usize = {KING_HITS_N};\n\
+         pub const KING_ATTACK_ROWS: usize = 2 * KING_ATTACKERS_N;\n\
          #[rustfmt::skip]\n\
-         pub const KING_ATTACK: [[Weight; KING_HITS_N]; KING_ATTACKERS_N] = [\n{}];\n\
+         pub const KING_ATTACK: [[Weight; KING_HITS_N]; KING_ATTACK_ROWS] = [\n{}];\n\
          /// Safe checks: `SAFE_CHECKS[piece][n]` is the value of a side whose\n\
          /// knights, bishops, rooks or queens reach `n` squares (at most {sc_max} counted)\n\
          /// from which they would check the enemy king, squares neither occupied by\n\
@@ -105,7 +108,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         list(&PHASE_INC),
         MOBILITY_MAX.map(|m| m.to_string()).join(", "),
         table(MOBILITY_AT, 4, MOBILITY_N),
-        table(KING_ATTACK_AT, KING_ATTACKERS_N, KING_HITS_N),
+        table(KING_ATTACK_AT, KING_ATTACK_ROWS, KING_HITS_N),
         table(CHECKS_AT, 4, SAFE_CHECKS_N),
         (0..KING_WEAK_N)
             .map(|n| pair(WEAK_AT + n))

@@ -6,14 +6,14 @@ use mach_engine::eval::{
     attacked_by, king_zone, pawn_attacks, phase, safe_checks, weak_zone_squares,
 };
 use mach_engine::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
-    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
+    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
+    KING_WEAK, KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
 };
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 /// First tapered term of each kind: material (6), PST (6 x 64, in the
 /// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
-/// counts), bishop pair (1), king attack (`KING_ATTACKERS_N` x `KING_HITS_N`), safe checks (4 pieces x
+/// counts), bishop pair (1), king attack (`KING_ATTACK_ROWS` x `KING_HITS_N`), safe checks (4 pieces x
 /// `SAFE_CHECKS_N` counts), weak king-zone squares (`KING_WEAK_N` counts).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
@@ -22,7 +22,7 @@ pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
 pub const MOBILITY_N: usize = 28;
 pub const PAIR_AT: usize = MOBILITY_AT + 4 * MOBILITY_N;
 pub const KING_ATTACK_AT: usize = PAIR_AT + 1;
-pub const CHECKS_AT: usize = KING_ATTACK_AT + KING_ATTACKERS_N * KING_HITS_N;
+pub const CHECKS_AT: usize = KING_ATTACK_AT + KING_ATTACK_ROWS * KING_HITS_N;
 pub const WEAK_AT: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
 pub const N_TERMS: usize = WEAK_AT + KING_WEAK_N;
@@ -77,8 +77,9 @@ pub fn extract(pos: &Chess) -> Features {
             }
         }
         attacked[ci] = attacked_by(board, color, pawn_att[ci], &reach_by[ci]);
-        let a = attackers.min(KING_ATTACKERS_N - 1);
-        coef[KING_ATTACK_AT + a * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
+        let row = attackers.min(KING_ATTACKERS_N - 1)
+            + KING_ATTACKERS_N * (board.queens() & ours).any() as usize;
+        coef[KING_ATTACK_AT + row * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
         if (board.bishops() & ours).more_than_one() {
             coef[PAIR_AT] += sign;
         }
@@ -156,10 +157,14 @@ pub fn fill_rare_king_cells(w: &mut [f64], rare: &[bool]) {
             }
         }
     };
-    for a in 1..KING_ATTACKERS_N {
+    for row in 0..KING_ATTACK_ROWS {
         // `a` pieces reach at least `a` squares: fewer is not a position.
+        let a = row % KING_ATTACKERS_N;
+        if a == 0 {
+            continue;
+        }
         for h in a + 1..KING_HITS_N {
-            fill(KING_ATTACK_AT + a * KING_HITS_N + h);
+            fill(KING_ATTACK_AT + row * KING_HITS_N + h);
         }
     }
     for r in 0..4 {
@@ -278,7 +283,8 @@ mod tests {
     fn a_queen_and_a_rook_on_the_kings_zone_are_two_attackers_with_their_squares() {
         // Black's king g8: its zone is f7, g7, h7, f8, g8, h8. The rook g2
         // reaches g7 and g8, the queen h1 h7 and h8 (its diagonal is blocked
-        // by the rook), the knight a1 none: two attackers, four squares.
+        // by the rook), the knight a1 none: two attackers, four squares,
+        // for a side with a queen (the second half of the table).
         // Black has no piece to attack with: no attacker, no square. (Black
         // is to move: the rook gives check.)
         let pos: Chess = "6k1/8/8/8/8/8/6R1/N3K2Q b - - 0 1"
@@ -293,7 +299,8 @@ mod tests {
                 .find(|&&(t, _)| t as usize == KING_ATTACK_AT + a * KING_HITS_N + h)
                 .map_or(0, |&(_, c)| c)
         };
-        assert_eq!(coef(2, 4), 1, "{:?}", f.terms);
+        assert_eq!(coef(2 + KING_ATTACKERS_N, 4), 1, "{:?}", f.terms);
+        assert_eq!(coef(2, 4), 0, "{:?}", f.terms);
         assert_eq!(coef(0, 0), -1, "{:?}", f.terms);
     }
 
