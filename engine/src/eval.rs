@@ -8,7 +8,7 @@ use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 use crate::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
     KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PHASE_INC, PHASE_MAX, SAFE_CHECKS, SAFE_CHECKS_N,
-    TEMPO,
+    TARGETS, TEMPO,
 };
 
 /// Material plus piece-square value of each piece on each square, per colour,
@@ -116,6 +116,41 @@ pub fn weak_zone_squares(
     (king_zone(board, !color) & attacks & !guarded).count()
 }
 
+/// Mobility onto enemy pieces: `[r][2 v + g]` is how many of the enemy's
+/// pawns, knights, bishops, rooks and queens (`v` 0-4) `color`'s knights,
+/// bishops, rooks or queens (`r`, reaching `reach[r]`) reach, apart by
+/// whether the enemy guards them (`g` 1: in `guarded`, every square the
+/// enemy attacks) or not (0).
+#[inline]
+pub fn targets(
+    board: &shakmaty::Board,
+    color: Color,
+    reach: &[Bitboard; 4],
+    guarded: Bitboard,
+) -> [[usize; 10]; 4] {
+    let theirs = board.by_color(!color);
+    let victims = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ]
+    .map(|v| board.by_role(v) & theirs);
+    let mut n = [[0; 10]; 4];
+    for (r, &reached) in reach.iter().enumerate() {
+        if (reached & theirs).is_empty() {
+            continue;
+        }
+        for (v, &pieces) in victims.iter().enumerate() {
+            let hit = reached & pieces;
+            n[r][2 * v] = (hit & !guarded).count();
+            n[r][2 * v + 1] = (hit & guarded).count();
+        }
+    }
+    n
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -188,6 +223,15 @@ pub fn evaluate(pos: &Chess) -> i32 {
             let v = SAFE_CHECKS[r][n.min(SAFE_CHECKS_N - 1)];
             mg += sign * v.mg;
             eg += sign * v.eg;
+        }
+        let hit = targets(board, color, &reach_by[ci], attacked[1 - ci]);
+        for (r, row) in hit.iter().enumerate() {
+            for (c, &n) in row.iter().enumerate() {
+                if n > 0 {
+                    mg += sign * n as i32 * TARGETS[r][c].mg;
+                    eg += sign * n as i32 * TARGETS[r][c].eg;
+                }
+            }
         }
         let weak = weak_zone_squares(
             board,
@@ -284,6 +328,30 @@ mod tests {
                 weak,
                 "{fen}"
             );
+        }
+    }
+
+    #[test]
+    fn targets_count_the_enemy_pieces_reached_apart_by_whether_they_are_guarded() {
+        // The knight e4 reaches the rook d6 (victim 3) and the pawn f6
+        // (victim 0); Black's king e8 guards neither. With a pawn c7 the
+        // rook is guarded (column 2 x 3 + 1).
+        for (fen, rook_col) in [
+            ("4k3/8/3r1p2/8/4N3/8/8/4K3 w - - 0 1", 6),
+            ("4k3/2p5/3r1p2/8/4N3/8/8/4K3 w - - 0 1", 7),
+        ] {
+            let pos = from_fen(fen, false).unwrap();
+            let board = pos.board();
+            let mut white = [Bitboard::EMPTY; 4];
+            white[0] = attacks::knight_attacks(shakmaty::Square::E4);
+            let black = [Bitboard::EMPTY; 4];
+            let black_pawns = pawn_attacks(board.pawns() & board.black(), Color::Black);
+            let guarded = attacked_by(board, Color::Black, black_pawns, &black);
+            let n = targets(board, Color::White, &white, guarded);
+            let mut want = [[0; 10]; 4];
+            want[0][rook_col] = 1;
+            want[0][0] = 1;
+            assert_eq!(n, want, "{fen}");
         }
     }
 

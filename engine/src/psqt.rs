@@ -109,6 +109,17 @@ pub const SAFE_CHECKS: [[Weight; SAFE_CHECKS_N]; 4] = [
 pub const KING_WEAK_N: usize = 8;
 #[rustfmt::skip]
 pub const KING_WEAK: [Weight; KING_WEAK_N] = [w(-9, 4), w(-5, -1), w(4, -1), w(5, 0), w(17, -3), w(7, 2), w(15, 5), w(292, -84)];
+/// Mobility onto enemy pieces: `TARGETS[piece][2 v + g]` is the value, for
+/// each enemy pawn, knight, bishop, rook or queen (`v` 0-4) that a side's
+/// knights, bishops, rooks or queens reach, of one the enemy does not guard
+/// (`g` 0) or guards (`g` 1).
+#[rustfmt::skip]
+pub const TARGETS: [[Weight; 10]; 4] = [
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+];
 /// Two bishops against fewer.
 pub const BISHOP_PAIR: Weight = w(25, 45);
 /// Side to move bonus.

@@ -3,18 +3,19 @@
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
 use mach_engine::eval::{
-    attacked_by, king_zone, pawn_attacks, phase, safe_checks, weak_zone_squares,
+    attacked_by, king_zone, pawn_attacks, phase, safe_checks, targets, weak_zone_squares,
 };
 use mach_engine::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
-    KING_WEAK, KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, SAFE_CHECKS, SAFE_CHECKS_N, TEMPO,
+    KING_WEAK, KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, SAFE_CHECKS, SAFE_CHECKS_N, TARGETS, TEMPO,
 };
 use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 /// First tapered term of each kind: material (6), PST (6 x 64, in the
 /// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
 /// counts), bishop pair (1), king attack (`KING_ATTACK_ROWS` x `KING_HITS_N`), safe checks (4 pieces x
-/// `SAFE_CHECKS_N` counts), weak king-zone squares (`KING_WEAK_N` counts).
+/// `SAFE_CHECKS_N` counts), weak king-zone squares (`KING_WEAK_N` counts),
+/// targets (4 pieces x 5 victims x guarded or not).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
 pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
@@ -24,8 +25,9 @@ pub const PAIR_AT: usize = MOBILITY_AT + 4 * MOBILITY_N;
 pub const KING_ATTACK_AT: usize = PAIR_AT + 1;
 pub const CHECKS_AT: usize = KING_ATTACK_AT + KING_ATTACK_ROWS * KING_HITS_N;
 pub const WEAK_AT: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
+pub const TARGETS_AT: usize = WEAK_AT + KING_WEAK_N;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
-pub const N_TERMS: usize = WEAK_AT + KING_WEAK_N;
+pub const N_TERMS: usize = TARGETS_AT + 4 * 10;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
 pub const TEMPO_AT: usize = 2 * N_TERMS;
 pub const N_PARAMS: usize = TEMPO_AT + 1;
@@ -98,6 +100,12 @@ pub fn extract(pos: &Chess) -> Features {
             &reach_by[1 - ci],
         );
         coef[WEAK_AT + weak.min(KING_WEAK_N - 1)] += sign;
+        let hit = targets(board, color, &reach_by[ci], attacked[1 - ci]);
+        for (r, row) in hit.iter().enumerate() {
+            for (c, &n) in row.iter().enumerate() {
+                coef[TARGETS_AT + r * 10 + c] += sign * n as i32;
+            }
+        }
     }
     let terms = coef
         .iter()
@@ -127,14 +135,15 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             "pair" => PAIR_AT..PAIR_AT + 1,
             "king-attack" => KING_ATTACK_AT..CHECKS_AT,
             "checks" => CHECKS_AT..WEAK_AT,
-            "king-weak" => WEAK_AT..N_TERMS,
+            "king-weak" => WEAK_AT..TARGETS_AT,
+            "targets" => TARGETS_AT..N_TERMS,
             "tempo" => {
                 mask[TEMPO_AT] = true;
                 continue;
             }
             other => {
                 return Err(format!(
-                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, king-weak, tempo)"
+                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, king-weak, targets, tempo)"
                 ))
             }
         };
@@ -193,6 +202,7 @@ pub fn compiled_weights() -> Vec<i32> {
     put_table(&mut w, KING_ATTACK_AT, &KING_ATTACK);
     put_table(&mut w, CHECKS_AT, &SAFE_CHECKS);
     put_table(&mut w, WEAK_AT, &[KING_WEAK]);
+    put_table(&mut w, TARGETS_AT, &TARGETS);
     w[TEMPO_AT] = TEMPO;
     w
 }
