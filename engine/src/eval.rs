@@ -116,39 +116,47 @@ pub fn weak_zone_squares(
     (king_zone(board, !color) & attacks & !guarded).count()
 }
 
-/// Mobility onto enemy pieces: `[r][2 v + g]` is how many of the enemy's
-/// pawns, knights, bishops, rooks and queens (`v` 0-4) `color`'s knights,
-/// bishops, rooks or queens (`r`, reaching `reach[r]`) reach, apart by
-/// whether the enemy guards them (`g` 1: in `guarded`, every square the
-/// enemy attacks) or not (0).
+/// What `color`'s pawns (`pawns`, their attacks), knights, bishops, rooks,
+/// queens (`reach`) and king attack, in the order of `targets`.
 #[inline]
-pub fn targets(
+pub fn all_reach(
     board: &shakmaty::Board,
     color: Color,
+    pawns: Bitboard,
     reach: &[Bitboard; 4],
+) -> [Bitboard; 6] {
+    let king = board
+        .king_of(color)
+        .map_or(Bitboard::EMPTY, attacks::king_attacks);
+    [pawns, reach[0], reach[1], reach[2], reach[3], king]
+}
+
+/// Mobility onto enemy pieces: calls `f(r, 2 v + g)` once for each enemy
+/// pawn, knight, bishop, rook or queen (`v` 0-4) that `color`'s pawns,
+/// knights, bishops, rooks, queens or king (`r` 0-5, attacking `reach[r]`)
+/// reach, with `g` 1 when the enemy guards it (in `guarded`, every square
+/// the enemy attacks), 0 when not.
+#[inline]
+pub fn for_each_target(
+    board: &shakmaty::Board,
+    color: Color,
+    reach: &[Bitboard; 6],
     guarded: Bitboard,
-) -> [[usize; 10]; 4] {
-    let theirs = board.by_color(!color);
-    let victims = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .map(|v| board.by_role(v) & theirs);
-    let mut n = [[0; 10]; 4];
+    mut f: impl FnMut(usize, usize),
+) {
+    let theirs = board.by_color(!color) & !board.kings();
     for (r, &reached) in reach.iter().enumerate() {
-        if (reached & theirs).is_empty() {
-            continue;
-        }
-        for (v, &pieces) in victims.iter().enumerate() {
-            let hit = reached & pieces;
-            n[r][2 * v] = (hit & !guarded).count();
-            n[r][2 * v + 1] = (hit & guarded).count();
+        for sq in reached & theirs {
+            let v = match board.role_at(sq) {
+                Some(Role::Knight) => 1,
+                Some(Role::Bishop) => 2,
+                Some(Role::Rook) => 3,
+                Some(Role::Queen) => 4,
+                _ => 0,
+            };
+            f(r, 2 * v + guarded.contains(sq) as usize);
         }
     }
-    n
 }
 
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
@@ -224,15 +232,11 @@ pub fn evaluate(pos: &Chess) -> i32 {
             mg += sign * v.mg;
             eg += sign * v.eg;
         }
-        let hit = targets(board, color, &reach_by[ci], attacked[1 - ci]);
-        for (r, row) in hit.iter().enumerate() {
-            for (c, &n) in row.iter().enumerate() {
-                if n > 0 {
-                    mg += sign * n as i32 * TARGETS[r][c].mg;
-                    eg += sign * n as i32 * TARGETS[r][c].eg;
-                }
-            }
-        }
+        let reach = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
+        for_each_target(board, color, &reach, attacked[1 - ci], |r, c| {
+            mg += sign * TARGETS[r][c].mg;
+            eg += sign * TARGETS[r][c].eg;
+        });
         let weak = weak_zone_squares(
             board,
             color,
@@ -342,15 +346,16 @@ mod tests {
         ] {
             let pos = from_fen(fen, false).unwrap();
             let board = pos.board();
-            let mut white = [Bitboard::EMPTY; 4];
-            white[0] = attacks::knight_attacks(shakmaty::Square::E4);
+            let mut white = [Bitboard::EMPTY; 6];
+            white[1] = attacks::knight_attacks(shakmaty::Square::E4);
             let black = [Bitboard::EMPTY; 4];
             let black_pawns = pawn_attacks(board.pawns() & board.black(), Color::Black);
             let guarded = attacked_by(board, Color::Black, black_pawns, &black);
-            let n = targets(board, Color::White, &white, guarded);
-            let mut want = [[0; 10]; 4];
-            want[0][rook_col] = 1;
-            want[0][0] = 1;
+            let mut n = [[0; 10]; 6];
+            for_each_target(board, Color::White, &white, guarded, |r, c| n[r][c] += 1);
+            let mut want = [[0; 10]; 6];
+            want[1][rook_col] = 1;
+            want[1][0] = 1;
             assert_eq!(n, want, "{fen}");
         }
     }

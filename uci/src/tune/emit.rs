@@ -103,10 +103,10 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          pub const KING_WEAK: [Weight; KING_WEAK_N] = [{}];\n\
          /// Mobility onto enemy pieces: `TARGETS[piece][2 v + g]` is the value, for\n\
          /// each enemy pawn, knight, bishop, rook or queen (`v` 0-4) that a side's\n\
-         /// knights, bishops, rooks or queens reach, of one the enemy does not guard\n\
-         /// (`g` 0) or guards (`g` 1).\n\
+         /// pawns, knights, bishops, rooks, queens or king attack, of one the enemy\n\
+         /// does not guard (`g` 0) or guards (`g` 1).\n\
          #[rustfmt::skip]\n\
-         pub const TARGETS: [[Weight; 10]; 4] = [\n{}];\n\
+         pub const TARGETS: [[Weight; 10]; 6] = [\n{}];\n\
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
@@ -120,7 +120,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
             .map(|n| pair(WEAK_AT + n))
             .collect::<Vec<_>>()
             .join(", "),
-        table(TARGETS_AT, 4, 10),
+        table(TARGETS_AT, 6, 10),
         pair(PAIR_AT),
         w[TEMPO_AT],
         ka_max = KING_ATTACKERS_N - 1,

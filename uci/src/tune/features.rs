@@ -3,7 +3,8 @@
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
 use mach_engine::eval::{
-    attacked_by, king_zone, pawn_attacks, phase, safe_checks, targets, weak_zone_squares,
+    all_reach, attacked_by, for_each_target, king_zone, pawn_attacks, phase, safe_checks,
+    weak_zone_squares,
 };
 use mach_engine::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
@@ -15,7 +16,7 @@ use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 /// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
 /// counts), bishop pair (1), king attack (`KING_ATTACK_ROWS` x `KING_HITS_N`), safe checks (4 pieces x
 /// `SAFE_CHECKS_N` counts), weak king-zone squares (`KING_WEAK_N` counts),
-/// targets (4 pieces x 5 victims x guarded or not).
+/// targets (6 pieces x 5 victims x guarded or not).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
 pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
@@ -27,7 +28,7 @@ pub const CHECKS_AT: usize = KING_ATTACK_AT + KING_ATTACK_ROWS * KING_HITS_N;
 pub const WEAK_AT: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
 pub const TARGETS_AT: usize = WEAK_AT + KING_WEAK_N;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
-pub const N_TERMS: usize = TARGETS_AT + 4 * 10;
+pub const N_TERMS: usize = TARGETS_AT + 6 * 10;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
 pub const TEMPO_AT: usize = 2 * N_TERMS;
 pub const N_PARAMS: usize = TEMPO_AT + 1;
@@ -100,12 +101,10 @@ pub fn extract(pos: &Chess) -> Features {
             &reach_by[1 - ci],
         );
         coef[WEAK_AT + weak.min(KING_WEAK_N - 1)] += sign;
-        let hit = targets(board, color, &reach_by[ci], attacked[1 - ci]);
-        for (r, row) in hit.iter().enumerate() {
-            for (c, &n) in row.iter().enumerate() {
-                coef[TARGETS_AT + r * 10 + c] += sign * n as i32;
-            }
-        }
+        let reach = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
+        for_each_target(board, color, &reach, attacked[1 - ci], |r, c| {
+            coef[TARGETS_AT + r * 10 + c] += sign
+        });
     }
     let terms = coef
         .iter()
