@@ -67,10 +67,9 @@ pub fn attacked_by(
     pawns: Bitboard,
     reach: &[Bitboard; 4],
 ) -> Bitboard {
-    let king = board
-        .king_of(color)
-        .map_or(Bitboard::EMPTY, attacks::king_attacks);
-    reach.iter().fold(pawns | king, |a, &b| a | b)
+    all_reach(board, color, pawns, reach)
+        .iter()
+        .fold(Bitboard::EMPTY, |a, &b| a | b)
 }
 
 /// How many safe checking squares `color`'s knights, bishops, rooks and
@@ -180,6 +179,8 @@ pub fn evaluate(pos: &Chess) -> i32 {
     // square each side attacks: the safe checks below need both sides'.
     let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
     let mut attacked = [Bitboard::EMPTY; 2];
+    // The same per piece kind, pawns and king included (`all_reach`).
+    let mut all = [[Bitboard::EMPTY; 6]; 2];
     let pawn_att =
         [Color::White, Color::Black].map(|c| pawn_attacks(board.pawns() & board.by_color(c), c));
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
@@ -211,7 +212,8 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 reach_by[ci][r - 1] |= reach;
             }
         }
-        attacked[ci] = attacked_by(board, color, pawn_att[ci], &reach_by[ci]);
+        all[ci] = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
+        attacked[ci] = all[ci].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         let row = attackers.min(KING_ATTACKERS_N - 1)
             + KING_ATTACKERS_N * (board.queens() & ours).any() as usize;
         let ka = KING_ATTACK[row][hits.min(KING_HITS_N - 1)];
@@ -232,8 +234,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
             mg += sign * v.mg;
             eg += sign * v.eg;
         }
-        let reach = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
-        for_each_target(board, color, &reach, attacked[1 - ci], |r, c| {
+        for_each_target(board, color, &all[ci], attacked[1 - ci], |r, c| {
             mg += sign * TARGETS[r][c].mg;
             eg += sign * TARGETS[r][c].eg;
         });

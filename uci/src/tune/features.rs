@@ -3,8 +3,7 @@
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
 use mach_engine::eval::{
-    all_reach, attacked_by, for_each_target, king_zone, pawn_attacks, phase, safe_checks,
-    weak_zone_squares,
+    all_reach, for_each_target, king_zone, pawn_attacks, phase, safe_checks, weak_zone_squares,
 };
 use mach_engine::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
@@ -50,6 +49,8 @@ pub fn extract(pos: &Chess) -> Features {
     let mut coef = [0i32; N_TERMS];
     let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
     let mut attacked = [Bitboard::EMPTY; 2];
+    // The same per piece kind, pawns and king included (`all_reach`).
+    let mut all = [[Bitboard::EMPTY; 6]; 2];
     let pawn_att =
         [Color::White, Color::Black].map(|c| pawn_attacks(board.pawns() & board.by_color(c), c));
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
@@ -79,7 +80,8 @@ pub fn extract(pos: &Chess) -> Features {
                 reach_by[ci][r - 1] |= reach;
             }
         }
-        attacked[ci] = attacked_by(board, color, pawn_att[ci], &reach_by[ci]);
+        all[ci] = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
+        attacked[ci] = all[ci].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         let row = attackers.min(KING_ATTACKERS_N - 1)
             + KING_ATTACKERS_N * (board.queens() & ours).any() as usize;
         coef[KING_ATTACK_AT + row * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
@@ -101,8 +103,7 @@ pub fn extract(pos: &Chess) -> Features {
             &reach_by[1 - ci],
         );
         coef[WEAK_AT + weak.min(KING_WEAK_N - 1)] += sign;
-        let reach = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
-        for_each_target(board, color, &reach, attacked[1 - ci], |r, c| {
+        for_each_target(board, color, &all[ci], attacked[1 - ci], |r, c| {
             coef[TARGETS_AT + r * 10 + c] += sign
         });
     }
