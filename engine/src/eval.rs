@@ -7,8 +7,8 @@ use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
 
 use crate::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
-    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PHASE_INC, PHASE_MAX, SAFE_CHECKS, SAFE_CHECKS_N,
-    TARGETS, TEMPO,
+    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PUSH, PHASE_INC, PHASE_MAX, SAFE_CHECKS,
+    SAFE_CHECKS_N, TARGETS, TEMPO,
 };
 
 /// Material plus piece-square value of each piece on each square, per colour,
@@ -158,6 +158,46 @@ pub fn for_each_target(
     }
 }
 
+/// Pawn mobility: calls `f(row, push)` once for each pawn of `color`,
+/// `row` its rank counted from its side (0 on the second rank, 5 on the
+/// seventh); `push` what stands on the square it would advance to: 0 a
+/// piece, 1 an enemy pawn's attack (`their_pawns`), 2 the attack of another
+/// enemy piece (`their_attacks`, every square the enemy attacks), 3 none of
+/// these.
+#[inline]
+pub fn for_each_pawn_push(
+    board: &shakmaty::Board,
+    color: Color,
+    their_pawns: Bitboard,
+    their_attacks: Bitboard,
+    mut f: impl FnMut(usize, usize),
+) {
+    let occupied = board.occupied();
+    for sq in board.pawns() & board.by_color(color) {
+        let rank = sq.rank() as usize;
+        let row = if color == Color::White {
+            rank
+        } else {
+            7 - rank
+        } - 1;
+        let ahead = match color {
+            Color::White => sq.offset(8),
+            Color::Black => sq.offset(-8),
+        };
+        let Some(ahead) = ahead else { continue };
+        let push = if occupied.contains(ahead) {
+            0
+        } else if their_pawns.contains(ahead) {
+            1
+        } else if their_attacks.contains(ahead) {
+            2
+        } else {
+            3
+        };
+        f(row.min(5), push);
+    }
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -248,6 +288,16 @@ pub fn evaluate(pos: &Chess) -> i32 {
         let v = KING_WEAK[weak.min(KING_WEAK_N - 1)];
         mg += sign * v.mg;
         eg += sign * v.eg;
+        for_each_pawn_push(
+            board,
+            color,
+            pawn_att[1 - ci],
+            attacked[1 - ci],
+            |row, push| {
+                mg += sign * PAWN_PUSH[row][push].mg;
+                eg += sign * PAWN_PUSH[row][push].eg;
+            },
+        );
     }
 
     let phase = phase(pos);

@@ -10,8 +10,8 @@ use mach_engine::psqt::{
 };
 
 use super::features::{
-    CHECKS_AT, KING_ATTACK_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PST_AT, TARGETS_AT,
-    TEMPO_AT, WEAK_AT,
+    CHECKS_AT, KING_ATTACK_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PST_AT, PUSH_AT,
+    TARGETS_AT, TEMPO_AT, WEAK_AT,
 };
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -107,6 +107,12 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// does not guard (`g` 0) or guards (`g` 1).\n\
          #[rustfmt::skip]\n\
          pub const TARGETS: [[Weight; 10]; 6] = [\n{}];\n\
+         /// Pawn mobility: `PAWN_PUSH[row][s]` is the value of a pawn on its side's\n\
+         /// second to seventh rank (`row` 0-5) whose square ahead holds a piece\n\
+         /// (`s` 0), is attacked by an enemy pawn (1), by another enemy piece (2) or\n\
+         /// by none (3).\n\
+         #[rustfmt::skip]\n\
+         pub const PAWN_PUSH: [[Weight; 4]; 6] = [\n{}];\n\
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
@@ -121,6 +127,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         table(TARGETS_AT, 6, 10),
+        table(PUSH_AT, 6, 4),
         pair(PAIR_AT),
         w[TEMPO_AT],
         ka_max = KING_ATTACKERS_N - 1,
