@@ -1,5 +1,6 @@
 //! Static evaluation: material + piece-square tables + mobility (a value per
-//! number of squares reached) + bishop pair,
+//! number of squares reached; into the enemy king's zone, onto enemy pieces,
+//! the pawns' square ahead) + bishop pair,
 //! tapered between middlegame and endgame by game phase, in centipawns from
 //! the side to move's point of view. The numbers live in `psqt.rs`.
 
@@ -175,11 +176,15 @@ pub fn for_each_pawn_push(
     let occupied = board.occupied();
     for sq in board.pawns() & board.by_color(color) {
         let rank = sq.rank() as usize;
-        let row = if color == Color::White {
+        let from_own_side = if color == Color::White {
             rank
         } else {
             7 - rank
-        } - 1;
+        };
+        // No pawn stands on its own back rank in a legal position.
+        let Some(row) = from_own_side.checked_sub(1) else {
+            continue;
+        };
         let ahead = match color {
             Color::White => sq.offset(8),
             Color::Black => sq.offset(-8),
@@ -409,6 +414,36 @@ mod tests {
             want[1][0] = 1;
             assert_eq!(n, want, "{fen}");
         }
+    }
+
+    #[test]
+    fn pawn_mobility_reads_what_stands_on_the_square_ahead() {
+        // White: a2 behind its own knight (0), c4 under the pawn b6 (1),
+        // e6 under the rook e8 (2), g5 free (3). Black: b6 under the pawn c4.
+        let pos = from_fen("4r2k/8/1p2P3/6P1/2P5/N7/P7/4K3 w - - 0 1", false).unwrap();
+        let board = pos.board();
+        let occupied = board.occupied();
+        let mut white = [Bitboard::EMPTY; 4];
+        white[0] = attacks::knight_attacks(shakmaty::Square::A3);
+        let mut black = [Bitboard::EMPTY; 4];
+        black[2] = attacks::rook_attacks(shakmaty::Square::E8, occupied);
+        let pawns = [Color::White, Color::Black]
+            .map(|c| pawn_attacks(board.pawns() & board.by_color(c), c));
+        let attacked = [
+            attacked_by(board, Color::White, pawns[0], &white),
+            attacked_by(board, Color::Black, pawns[1], &black),
+        ];
+        let mut seen = Vec::new();
+        for_each_pawn_push(board, Color::White, pawns[1], attacked[1], |row, push| {
+            seen.push((row, push))
+        });
+        seen.sort();
+        assert_eq!(seen, [(0, 0), (2, 1), (3, 3), (4, 2)]);
+        let mut seen = Vec::new();
+        for_each_pawn_push(board, Color::Black, pawns[0], attacked[0], |row, push| {
+            seen.push((row, push))
+        });
+        assert_eq!(seen, [(1, 1)]);
     }
 
     #[test]
