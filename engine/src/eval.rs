@@ -68,9 +68,13 @@ pub fn attacked_by(
     pawns: Bitboard,
     reach: &[Bitboard; 4],
 ) -> Bitboard {
-    all_reach(board, color, pawns, reach)
-        .iter()
-        .fold(Bitboard::EMPTY, |a, &b| a | b)
+    union(&all_reach(board, color, pawns, reach))
+}
+
+/// Every square in any of `all` (`all_reach`'s attacks by piece kind).
+#[inline]
+pub fn union(all: &[Bitboard; 6]) -> Bitboard {
+    all.iter().fold(Bitboard::EMPTY, |a, &b| a | b)
 }
 
 /// How many safe checking squares `color`'s knights, bishops, rooks and
@@ -175,21 +179,13 @@ pub fn for_each_pawn_push(
 ) {
     let occupied = board.occupied();
     for sq in board.pawns() & board.by_color(color) {
-        let rank = sq.rank() as usize;
-        let from_own_side = if color == Color::White {
-            rank
-        } else {
-            7 - rank
-        };
-        // No pawn stands on its own back rank in a legal position.
-        let Some(row) = from_own_side.checked_sub(1) else {
+        // No pawn stands on either back rank in a legal position.
+        let Some(row) = (color.relative_rank(sq.rank()) as usize).checked_sub(1) else {
             continue;
         };
-        let ahead = match color {
-            Color::White => sq.offset(8),
-            Color::Black => sq.offset(-8),
+        let Some(ahead) = sq.offset(color.fold_wb(8, -8)) else {
+            continue;
         };
-        let Some(ahead) = ahead else { continue };
         let push = if occupied.contains(ahead) {
             0
         } else if their_pawns.contains(ahead) {
@@ -199,7 +195,7 @@ pub fn for_each_pawn_push(
         } else {
             3
         };
-        f(row.min(5), push);
+        f(row, push);
     }
 }
 
@@ -258,7 +254,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
             }
         }
         all[ci] = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
-        attacked[ci] = all[ci].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+        attacked[ci] = union(&all[ci]);
         let row = attackers.min(KING_ATTACKERS_N - 1)
             + KING_ATTACKERS_N * (board.queens() & ours).any() as usize;
         let ka = KING_ATTACK[row][hits.min(KING_HITS_N - 1)];

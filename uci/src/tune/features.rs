@@ -4,7 +4,7 @@
 
 use mach_engine::eval::{
     all_reach, for_each_pawn_push, for_each_target, king_zone, pawn_attacks, phase, safe_checks,
-    weak_zone_squares,
+    union, weak_zone_squares,
 };
 use mach_engine::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
@@ -85,7 +85,7 @@ pub fn extract(pos: &Chess) -> Features {
             }
         }
         all[ci] = all_reach(board, color, pawn_att[ci], &reach_by[ci]);
-        attacked[ci] = all[ci].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+        attacked[ci] = union(&all[ci]);
         let row = attackers.min(KING_ATTACKERS_N - 1)
             + KING_ATTACKERS_N * (board.queens() & ours).any() as usize;
         coef[KING_ATTACK_AT + row * KING_HITS_N + hits.min(KING_HITS_N - 1)] += sign;
