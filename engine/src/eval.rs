@@ -4,7 +4,7 @@
 //! tapered between middlegame and endgame by game phase, in centipawns from
 //! the side to move's point of view. The numbers live in `psqt.rs`.
 
-use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
+use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role, Square};
 
 use crate::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
@@ -47,6 +47,31 @@ pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
     Bitboard(match color {
         Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
         Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
+    })
+}
+
+/// What a knight, bishop, rook or queen on `sq` of the side whose pieces
+/// are `ours` reaches (`None` for a pawn or a king), with x-rays: a bishop
+/// sees through its side's queens, a rook through its side's rooks and
+/// queens, so a piece backing another on a line (a battery) counts the
+/// squares beyond it. Mobility, king attack, safe checks and targets all
+/// read this reach.
+#[inline]
+pub fn piece_reach(
+    board: &shakmaty::Board,
+    ours: Bitboard,
+    role: Role,
+    sq: Square,
+) -> Option<Bitboard> {
+    let occupied = board.occupied();
+    Some(match role {
+        Role::Knight => attacks::knight_attacks(sq),
+        Role::Bishop => attacks::bishop_attacks(sq, occupied ^ (board.queens() & ours)),
+        Role::Rook => {
+            attacks::rook_attacks(sq, occupied ^ ((board.queens() | board.rooks()) & ours))
+        }
+        Role::Queen => attacks::queen_attacks(sq, occupied),
+        Role::Pawn | Role::King => return None,
     })
 }
 
@@ -212,7 +237,6 @@ pub fn phase(pos: &Chess) -> i32 {
 /// Evaluation of `pos` in centipawns for the side to move.
 pub fn evaluate(pos: &Chess) -> i32 {
     let board = pos.board();
-    let occupied = board.occupied();
     let mut mg = 0;
     let mut eg = 0;
 
@@ -237,12 +261,8 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 let s = sq as usize;
                 side.mg += TABLES.mg[ci][r][s];
                 side.eg += TABLES.eg[ci][r][s];
-                let reach = match role {
-                    Role::Knight => attacks::knight_attacks(sq),
-                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
-                    Role::Rook => attacks::rook_attacks(sq, occupied),
-                    Role::Queen => attacks::queen_attacks(sq, occupied),
-                    Role::Pawn | Role::King => continue,
+                let Some(reach) = piece_reach(board, ours, role, sq) else {
+                    continue;
                 };
                 let mob = MOBILITY[r - 1][(reach & mobility_area).count()];
                 side.mg += mob.mg;
@@ -440,6 +460,28 @@ mod tests {
             seen.push((row, push))
         });
         assert_eq!(seen, [(1, 1)]);
+    }
+
+    #[test]
+    fn bishops_and_rooks_see_through_their_own_batteries_only() {
+        // White: bishop b1 behind its queen c2, rook a1 behind its rook a3,
+        // rook h1 behind the black rook h5, queen c2 behind its knight c4.
+        let pos = from_fen("3qk3/8/8/7r/2N5/R7/2Q5/RB2K2R w - - 0 1", false).unwrap();
+        let board = pos.board();
+        let white = board.white();
+        let reach = |role, sq| piece_reach(board, white, role, sq).unwrap();
+        use shakmaty::Square::*;
+        // Through its own queen to the d3..h7 diagonal.
+        assert!(reach(Role::Bishop, B1).contains(H7));
+        // Through its own rook on a3 up to a8.
+        assert!(reach(Role::Rook, A1).contains(A8));
+        // Not through an enemy piece: the h1 rook stops at h5.
+        let h = reach(Role::Rook, H1);
+        assert!(h.contains(H5) && !h.contains(H6));
+        // The queen sees through nothing: it stops at its knight.
+        let q = reach(Role::Queen, C2);
+        assert!(q.contains(C4) && !q.contains(C5));
+        assert_eq!(piece_reach(board, white, Role::King, E1), None);
     }
 
     #[test]

@@ -12,32 +12,38 @@
 //! This file's history: material and piece-square tables are PeSTO's, by
 //! Ronald Friederich (Rofchade), Texel-tuned on quiet positions of engine
 //! games and published on the Chess Programming Wiki ("PeSTO's Evaluation
-//! Function"). Mobility, bishop pair and tempo are provisional values of the
-//! usual order (the linear weights written out per count). No fit of those
-//! has yet played better (docs/tests.md). The king-attack table was fitted
-//! first, with every other weight kept (`mach tune self-sf5k.epd
-//! p300k-sf5k.epd --from-psqt --fit king-attack --batch 4096 --epochs 100
-//! --positions 600000 --seed 41`), then the safe-check table, with every
-//! other weight kept (the same with `--fit checks`). The first file is the
-//! quiet positions of 4,308 of Mach's own games (`mach match --nodes 5000`),
-//! the second 300,000 of the 173k grandmaster games, each labelled by a
-//! 5,000-node search of Stockfish 15.1 (`tools/label.py`; README, "Re-fitting
-//! the evaluation"). Then the king-attack table was split by whether the
-//! attacking side has its queen (rows 4-7 for a side with one) and fitted
-//! again alone, from the table before (the same with `--fit king-attack`,
-//! held-out loss 0.016147 -> 0.016142). Then the weak squares of the enemy
-//! king's zone (KING_WEAK) were added and fitted alone, every other weight
-//! kept (`--fit king-weak`, held-out 0.016170 -> 0.016168). Then mobility
-//! onto enemy pieces (TARGETS) was added and fitted alone, every other weight
-//! kept (`--fit targets`, held-out 0.016290 -> 0.015930). Then TARGETS got
-//! rows for the pawns' and the king's attacks and was fitted again alone,
-//! from the table before (held-out 0.015702 -> 0.015511). Then pawn mobility
-//! (PAWN_PUSH: what stands on the square ahead of each pawn, by rank) was
-//! added and fitted alone, every other weight kept, by the command below.
+//! Function"). Mobility, bishop pair and tempo were provisional values of the
+//! usual order (mobility the linear weights written out per count) until they
+//! were fitted last (below). The king-attack table was fitted first, with
+//! every other weight kept (`mach tune self-sf5k.epd p300k-sf5k.epd
+//! --from-psqt --fit king-attack --batch 4096 --epochs 100 --positions 600000
+//! --seed 41`), then the safe-check table, with every other weight kept (the
+//! same with `--fit checks`). The first file is the quiet positions of 4,308
+//! of Mach's own games (`mach match --nodes 5000`), the second 300,000 of the
+//! 173k grandmaster games, each labelled by a 5,000-node search of Stockfish
+//! 15.1 (`tools/label.py`; README, "Re-fitting the evaluation"). Then the
+//! king-attack table was split by whether the attacking side has its queen
+//! (rows 4-7 for a side with one) and fitted again alone, from the table
+//! before (the same with `--fit king-attack`, held-out loss 0.016147 ->
+//! 0.016142). Then the weak squares of the enemy king's zone (KING_WEAK) were
+//! added and fitted alone, every other weight kept (`--fit king-weak`,
+//! held-out 0.016170 -> 0.016168). Then mobility onto enemy pieces (TARGETS)
+//! was added and fitted alone, every other weight kept (`--fit targets`,
+//! held-out 0.016290 -> 0.015930). Then TARGETS got rows for the pawns' and
+//! the king's attacks and was fitted again alone, from the table before
+//! (held-out 0.015702 -> 0.015511). Then pawn mobility (PAWN_PUSH: what
+//! stands on the square ahead of each pawn, by rank) was added and fitted
+//! alone, every other weight kept (`--fit pawn-push`, held-out 0.015422 ->
+//! 0.014644). Then the bishops' and rooks' reach became x-rays (a bishop sees
+//! through its side's queens, a rook through its side's rooks and queens),
+//! and mobility, bishop pair, king attack, safe checks, weak king-zone
+//! squares, targets, pawn mobility and tempo were fitted together from the
+//! tables before, material and piece-square tables kept, by the command
+//! below.
 //!
-//! Command: `mach tune /tmp/self-sf5k.epd /tmp/p300k-sf5k.epd --from-psqt --fit pawn-push --batch 4096 --epochs 100 --positions 600000 --seed 41 --out /tmp/psqt-pawn-push.rs`
-//! Data: /tmp/self-sf5k.epd, /tmp/p300k-sf5k.epd; 480336 quiet positions (432434 train, 47902 held out, labelled by ce), seed 41.
-//! Fit: K = 0.005233, start psqt.rs, fitted: pawn-push (the rest kept), Adam 100 epochs; loss train 0.015461 -> 0.014651, held-out 0.015422 -> 0.014644.
+//! Command: `mach tune /tmp/self-sf5k.epd /tmp/p300k-sf5k.epd --from-psqt --fit mobility,pair,king-attack,checks,king-weak,targets,pawn-push,tempo --batch 4096 --epochs 100 --positions 600000 --seed 41 --out /tmp/xr-nopst.rs`
+//! Data: /tmp/self-sf5k.epd, /tmp/p300k-sf5k.epd; 477408 quiet positions (429800 train, 47608 held out, labelled by ce), seed 41.
+//! Fit: K = 0.005042, start psqt.rs, fitted: mobility, pair, king-attack, checks, king-weak, targets, pawn-push, tempo (the rest kept), Adam 100 epochs; loss train 0.014587 -> 0.014245, held-out 0.014756 -> 0.014414.
 
 /// A middlegame/endgame pair of weights, tapered by game phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,10 +78,10 @@ pub const MOBILITY_MAX: [usize; 4] = [8, 13, 14, 27];
 /// enemy pawns). Entries past `MOBILITY_MAX` are unused.
 #[rustfmt::skip]
 pub const MOBILITY: [[Weight; 28]; 4] = [
-    [w(-16, -16), w(-12, -12), w(-8, -8), w(-4, -4), w(0, 0), w(4, 4), w(8, 8), w(12, 12), w(16, 16), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
-    [w(-30, -30), w(-25, -25), w(-20, -20), w(-15, -15), w(-10, -10), w(-5, -5), w(0, 0), w(5, 5), w(10, 10), w(15, 15), w(20, 20), w(25, 25), w(30, 30), w(35, 35), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
-    [w(-12, -24), w(-10, -20), w(-8, -16), w(-6, -12), w(-4, -8), w(-2, -4), w(0, 0), w(2, 4), w(4, 8), w(6, 12), w(8, 16), w(10, 20), w(12, 24), w(14, 28), w(16, 32), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
-    [w(-12, -24), w(-11, -22), w(-10, -20), w(-9, -18), w(-8, -16), w(-7, -14), w(-6, -12), w(-5, -10), w(-4, -8), w(-3, -6), w(-2, -4), w(-1, -2), w(0, 0), w(1, 2), w(2, 4), w(3, 6), w(4, 8), w(5, 10), w(6, 12), w(7, 14), w(8, 16), w(9, 18), w(10, 20), w(11, 22), w(12, 24), w(13, 26), w(14, 28), w(15, 30)],
+    [w(-20, -30), w(-9, 30), w(-4, 51), w(-1, 57), w(2, 64), w(6, 66), w(7, 67), w(15, 57), w(24, 45), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(-31, -22), w(-33, 10), w(-20, 12), w(-15, 25), w(-11, 34), w(-8, 48), w(-3, 47), w(-4, 53), w(-4, 56), w(-8, 58), w(5, 48), w(1, 46), w(-14, 47), w(-92, 20), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(-19, 24), w(-17, 66), w(-16, 52), w(-15, 59), w(-15, 67), w(-10, 69), w(-7, 73), w(-2, 76), w(6, 79), w(9, 84), w(12, 87), w(22, 86), w(22, 90), w(41, 75), w(77, 53), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(-29, 300), w(-1, 16), w(-2, -2), w(-4, -11), w(-2, 7), w(-4, 16), w(-5, 42), w(-2, 47), w(1, 47), w(1, 52), w(4, 60), w(7, 57), w(6, 66), w(7, 66), w(4, 77), w(14, 59), w(19, 62), w(20, 59), w(26, 44), w(19, 49), w(36, 47), w(78, 12), w(147, -43), w(147, -41), w(170, -40), w(212, -72), w(14, 28), w(172, -67)],
 ];
 /// Pieces and squares the king-attack table counts: `KING_ATTACK[a][h]` is
 /// the value of `a` knights, bishops, rooks and queens (at most 3 counted)
@@ -88,14 +94,14 @@ pub const KING_HITS_N: usize = 9;
 pub const KING_ATTACK_ROWS: usize = 2 * KING_ATTACKERS_N;
 #[rustfmt::skip]
 pub const KING_ATTACK: [[Weight; KING_HITS_N]; KING_ATTACK_ROWS] = [
-    [w(-72, 20), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
-    [w(0, 0), w(-72, 18), w(-80, 11), w(-116, 33), w(-105, 31), w(-105, 31), w(-105, 31), w(-105, 31), w(-105, 31)],
-    [w(0, 0), w(0, 0), w(-49, 15), w(-38, 4), w(6, -21), w(61, -50), w(178, -76), w(178, -76), w(178, -76)],
-    [w(0, 0), w(0, 0), w(0, 0), w(-89, 50), w(-96, 72), w(6, -4), w(73, -28), w(82, -30), w(82, -30)],
-    [w(-36, -48), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
-    [w(0, 0), w(-40, -29), w(-27, -25), w(-21, -24), w(35, -54), w(74, -63), w(74, -63), w(74, -63), w(74, -63)],
-    [w(0, 0), w(0, 0), w(-32, -5), w(-1, -13), w(49, -64), w(97, -41), w(185, -141), w(259, -83), w(259, -83)],
-    [w(0, 0), w(0, 0), w(0, 0), w(15, -23), w(9, 63), w(94, -8), w(164, -149), w(164, -149), w(164, -149)],
+    [w(-70, -17), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(-81, -18), w(-97, -19), w(-152, 8), w(-210, 27), w(-210, 27), w(-210, 27), w(-210, 27), w(-210, 27)],
+    [w(0, 0), w(0, 0), w(-65, -14), w(-68, -26), w(-30, -47), w(12, -70), w(23, -49), w(-145, -10), w(-145, -10)],
+    [w(0, 0), w(0, 0), w(0, 0), w(-101, 25), w(-103, 34), w(-101, 17), w(6, -40), w(-38, -15), w(-54, 15)],
+    [w(-32, -3), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(-31, 8), w(-27, 11), w(-38, 14), w(26, -30), w(38, -21), w(38, -21), w(38, -21), w(38, -21)],
+    [w(0, 0), w(0, 0), w(-23, 29), w(-2, 16), w(25, -3), w(76, 10), w(153, -69), w(240, -55), w(240, -55)],
+    [w(0, 0), w(0, 0), w(0, 0), w(27, -12), w(24, 71), w(65, 68), w(136, -47), w(119, 103), w(119, 103)],
 ];
 /// Safe checks: `SAFE_CHECKS[piece][n]` is the value of a side whose
 /// knights, bishops, rooks or queens reach `n` squares (at most 3 counted)
@@ -104,29 +110,29 @@ pub const KING_ATTACK: [[Weight; KING_HITS_N]; KING_ATTACK_ROWS] = [
 pub const SAFE_CHECKS_N: usize = 4;
 #[rustfmt::skip]
 pub const SAFE_CHECKS: [[Weight; SAFE_CHECKS_N]; 4] = [
-    [w(-48, 2), w(22, 0), w(67, -26), w(67, -26)],
-    [w(2, -8), w(-5, 9), w(33, -9), w(33, -9)],
-    [w(-63, 11), w(34, -4), w(100, -16), w(109, 3)],
-    [w(-19, -23), w(-7, 34), w(18, 31), w(107, -19)],
+    [w(-55, 4), w(24, -6), w(75, -26), w(75, -26)],
+    [w(-1, -9), w(-2, 12), w(40, -16), w(40, -16)],
+    [w(-61, 11), w(33, -4), w(80, -6), w(152, -17)],
+    [w(-16, -35), w(-8, 36), w(18, 34), w(102, -1)],
 ];
 /// Weak squares of the enemy king's zone: `KING_WEAK[n]` is the value of a
 /// side that attacks `n` squares of the zone (at most 7 counted) that the
 /// enemy guards with no pawn, knight, bishop or rook.
 pub const KING_WEAK_N: usize = 8;
 #[rustfmt::skip]
-pub const KING_WEAK: [Weight; KING_WEAK_N] = [w(-9, 4), w(-5, -1), w(4, -1), w(5, 0), w(17, -3), w(7, 2), w(15, 5), w(292, -84)];
+pub const KING_WEAK: [Weight; KING_WEAK_N] = [w(-21, 8), w(-11, 0), w(8, -3), w(22, -2), w(50, -7), w(45, 2), w(-3, 32), w(407, -100)];
 /// Mobility onto enemy pieces: `TARGETS[piece][2 v + g]` is the value, for
 /// each enemy pawn, knight, bishop, rook or queen (`v` 0-4) that a side's
 /// pawns, knights, bishops, rooks, queens or king attack, of one the enemy
 /// does not guard (`g` 0) or guards (`g` 1).
 #[rustfmt::skip]
 pub const TARGETS: [[Weight; 10]; 6] = [
-    [w(-4, -17), w(14, -25), w(41, 35), w(40, 42), w(15, 61), w(36, 71), w(61, 12), w(46, 18), w(38, -13), w(45, -3)],
-    [w(-2, 34), w(-8, 6), w(11, -16), w(9, -6), w(42, 8), w(32, 29), w(41, 9), w(41, 31), w(31, -5), w(26, 39)],
-    [w(4, 30), w(-3, 1), w(26, 3), w(13, 19), w(9, -9), w(-9, 9), w(33, 15), w(25, 51), w(39, 95), w(20, 145)],
-    [w(5, 30), w(1, 5), w(37, 30), w(11, 13), w(31, 42), w(24, 16), w(-44, 23), w(-41, -30), w(59, 3), w(51, 43)],
-    [w(18, -8), w(3, -2), w(18, 33), w(-2, 6), w(26, 42), w(7, 22), w(28, -23), w(-2, -3), w(15, 19), w(-15, -19)],
-    [w(83, 46), w(31, 17), w(12, 25), w(-31, 12), w(97, -4), w(-22, 13), w(34, 20), w(-19, -15), w(0, 0), w(0, 0)],
+    [w(3, -6), w(14, -20), w(50, 41), w(48, 49), w(29, 58), w(48, 77), w(76, 10), w(39, 34), w(55, -36), w(57, -24)],
+    [w(2, 41), w(-10, 7), w(23, 4), w(17, 20), w(44, 14), w(31, 31), w(41, 19), w(46, 38), w(38, -5), w(32, 53)],
+    [w(5, 44), w(-5, 11), w(37, 18), w(13, 32), w(-26, 3), w(-47, 31), w(42, 31), w(32, 65), w(45, 106), w(30, 150)],
+    [w(7, 48), w(1, 14), w(34, 49), w(10, 23), w(29, 49), w(21, 19), w(21, 32), w(12, -27), w(62, 25), w(54, 84)],
+    [w(22, -4), w(3, -3), w(26, 45), w(0, 7), w(29, 33), w(2, 19), w(32, -30), w(-3, 3), w(17, 19), w(-17, -19)],
+    [w(71, 60), w(19, 29), w(-9, 50), w(-34, 27), w(97, 11), w(-27, 24), w(0, 46), w(-43, 19), w(0, 0), w(0, 0)],
 ];
 /// Pawn mobility: `PAWN_PUSH[row][s]` is the value of a pawn on its side's
 /// second to seventh rank (`row` 0-5) whose square ahead holds a piece
@@ -134,17 +140,17 @@ pub const TARGETS: [[Weight; 10]; 6] = [
 /// by none (3).
 #[rustfmt::skip]
 pub const PAWN_PUSH: [[Weight; 4]; 6] = [
-    [w(-15, 11), w(0, 32), w(0, 18), w(-8, 28)],
-    [w(-20, 18), w(-14, 30), w(-10, 16), w(-13, 28)],
-    [w(-21, 17), w(-8, 29), w(-5, 23), w(-4, 36)],
-    [w(-12, 16), w(7, 26), w(7, 42), w(-7, 80)],
-    [w(7, -27), w(0, 0), w(38, 26), w(38, 105)],
-    [w(17, -18), w(0, 0), w(106, -4), w(-82, 128)],
+    [w(-14, 22), w(2, 43), w(2, 31), w(-6, 39)],
+    [w(-19, 30), w(-13, 41), w(-9, 28), w(-9, 40)],
+    [w(-22, 29), w(-7, 40), w(-2, 35), w(-3, 48)],
+    [w(-13, 28), w(8, 38), w(8, 57), w(-8, 100)],
+    [w(5, -10), w(0, 0), w(39, 44), w(37, 130)],
+    [w(1, 12), w(0, 0), w(105, 22), w(-78, 167)],
 ];
 /// Two bishops against fewer.
-pub const BISHOP_PAIR: Weight = w(25, 45);
+pub const BISHOP_PAIR: Weight = w(19, 63);
 /// Side to move bonus.
-pub const TEMPO: i32 = 10;
+pub const TEMPO: i32 = 17;
 
 #[rustfmt::skip]
 pub const MG_PST: [[i32; 64]; 6] = [

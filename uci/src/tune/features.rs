@@ -3,15 +3,15 @@
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
 use mach_engine::eval::{
-    all_reach, for_each_pawn_push, for_each_target, king_zone, pawn_attacks, phase, safe_checks,
-    union, weak_zone_squares,
+    all_reach, for_each_pawn_push, for_each_target, king_zone, pawn_attacks, phase, piece_reach,
+    safe_checks, union, weak_zone_squares,
 };
 use mach_engine::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
     KING_WEAK, KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PUSH, SAFE_CHECKS, SAFE_CHECKS_N,
     TARGETS, TEMPO,
 };
-use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Position, Role};
 
 /// First tapered term of each kind: material (6), PST (6 x 64, in the
 /// published orientation, index 0 = a8), mobility (4 pieces x `MOBILITY_N`
@@ -49,7 +49,6 @@ pub struct Features {
 /// The coefficients of `pos`, read the way `eval::evaluate` reads the board.
 pub fn extract(pos: &Chess) -> Features {
     let board = pos.board();
-    let occupied = board.occupied();
     let mut coef = [0i32; N_TERMS];
     let mut reach_by = [[Bitboard::EMPTY; 4]; 2];
     let mut attacked = [Bitboard::EMPTY; 2];
@@ -69,12 +68,8 @@ pub fn extract(pos: &Chess) -> Features {
                 let table_sq = if ci == 0 { s ^ 56 } else { s };
                 coef[MATERIAL_AT + r] += sign;
                 coef[PST_AT + r * 64 + table_sq] += sign;
-                let reach = match role {
-                    Role::Knight => attacks::knight_attacks(sq),
-                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
-                    Role::Rook => attacks::rook_attacks(sq, occupied),
-                    Role::Queen => attacks::queen_attacks(sq, occupied),
-                    Role::Pawn | Role::King => continue,
+                let Some(reach) = piece_reach(board, ours, role, sq) else {
+                    continue;
                 };
                 let n = (reach & mobility_area).count();
                 coef[MOBILITY_AT + (r - 1) * MOBILITY_N + n] += sign;
