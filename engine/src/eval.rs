@@ -1,6 +1,7 @@
 //! Static evaluation: material + piece-square tables + mobility (a value per
 //! number of squares reached; into the enemy king's zone, onto enemy pieces,
-//! the pawns' square ahead) + bishop pair,
+//! the pawns' square ahead and how far up its file each pawn could walk) +
+//! bishop pair,
 //! tapered between middlegame and endgame by game phase, in centipawns from
 //! the side to move's point of view. The numbers live in `psqt.rs`.
 
@@ -8,8 +9,8 @@ use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role, Square};
 
 use crate::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
-    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PUSH, PHASE_INC, PHASE_MAX, SAFE_CHECKS,
-    SAFE_CHECKS_N, TARGETS, TEMPO,
+    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PATH, PAWN_PUSH, PHASE_INC, PHASE_MAX,
+    SAFE_CHECKS, SAFE_CHECKS_N, TARGETS, TEMPO,
 };
 
 /// Material plus piece-square value of each piece on each square, per colour,
@@ -224,6 +225,43 @@ pub fn for_each_pawn_push(
     }
 }
 
+/// Pawn mobility by count: for each pawn of `color` on its second to
+/// seventh rank (`row` 0-5), how many squares `n` it could walk up its file
+/// one after another, each holding no pawn and attacked by no enemy pawn
+/// (`their_pawn_attacks`); pieces are looked through, as a bishop looks
+/// through its queen. A pawn that can walk to the last rank (`n` = 6 - `row`)
+/// is one no enemy pawn can stop.
+pub fn for_each_pawn_path(
+    board: &shakmaty::Board,
+    color: Color,
+    their_pawn_attacks: Bitboard,
+    mut f: impl FnMut(usize, usize),
+) {
+    let stops = board.pawns() | their_pawn_attacks;
+    for sq in board.pawns() & board.by_color(color) {
+        let Some(row) = (color.relative_rank(sq.rank()) as usize).checked_sub(1) else {
+            continue;
+        };
+        // The squares ahead on the file, and the nearest of them that stops it.
+        let (rank, file) = (sq.rank() as usize, Bitboard::from_file(sq.file()).0);
+        let n = match color {
+            Color::White => {
+                let ahead = Bitboard(file & (u64::MAX << (sq as u32 + 8)));
+                (stops & ahead)
+                    .first()
+                    .map_or(7 - rank, |s| s.rank() as usize - rank - 1)
+            }
+            Color::Black => {
+                let ahead = Bitboard(file & ((1u64 << sq as u32) - 1));
+                (stops & ahead)
+                    .last()
+                    .map_or(rank, |s| rank - s.rank() as usize - 1)
+            }
+        };
+        f(row, n);
+    }
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -319,6 +357,10 @@ pub fn evaluate(pos: &Chess) -> i32 {
                 eg += sign * PAWN_PUSH[row][push].eg;
             },
         );
+        for_each_pawn_path(board, color, pawn_att[1 - ci], |row, n| {
+            mg += sign * PAWN_PATH[row][n].mg;
+            eg += sign * PAWN_PATH[row][n].eg;
+        });
     }
 
     let phase = phase(pos);
@@ -460,6 +502,27 @@ mod tests {
             seen.push((row, push))
         });
         assert_eq!(seen, [(1, 1)]);
+    }
+
+    #[test]
+    fn a_pawns_path_runs_up_its_file_to_the_first_pawn_or_enemy_pawn_attack() {
+        // White: a5 walks a6, a7, a8, through the black knight a6 (3: the
+        // whole way); c4 stops at once, the pawn d6 attacks c5 (0); e2 walks
+        // e3, e4 and stops before its own pawn e5 (2); e5 walks e6, e7, e8
+        // (3). Black: d6 stops at once, the pawn c4 attacks d5 (0).
+        let pos = from_fen("4k3/8/n2p4/P3P3/2P5/8/4P3/4K3 w - - 0 1", false).unwrap();
+        let board = pos.board();
+        let pawns = [Color::White, Color::Black]
+            .map(|c| pawn_attacks(board.pawns() & board.by_color(c), c));
+        let mut seen = Vec::new();
+        for_each_pawn_path(board, Color::White, pawns[1], |row, n| seen.push((row, n)));
+        seen.sort();
+        // e2 (row 0) 2, c4 (row 2) 0, a5 and e5 (row 3) 3 each.
+        assert_eq!(seen, [(0, 2), (2, 0), (3, 3), (3, 3)]);
+        let mut seen = Vec::new();
+        for_each_pawn_path(board, Color::Black, pawns[0], |row, n| seen.push((row, n)));
+        // d6 is on Black's third rank (row 1).
+        assert_eq!(seen, [(1, 0)]);
     }
 
     #[test]

@@ -10,8 +10,8 @@ use mach_engine::psqt::{
 };
 
 use super::features::{
-    CHECKS_AT, KING_ATTACK_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PST_AT, PUSH_AT,
-    TARGETS_AT, TEMPO_AT, WEAK_AT,
+    CHECKS_AT, KING_ATTACK_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PATH_AT, PST_AT,
+    PUSH_AT, TARGETS_AT, TEMPO_AT, WEAK_AT,
 };
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -113,6 +113,12 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// by none (3).\n\
          #[rustfmt::skip]\n\
          pub const PAWN_PUSH: [[Weight; 4]; 6] = [\n{}];\n\
+         /// Pawn mobility by count: `PAWN_PATH[row][n]` is the value of a pawn on its\n\
+         /// side's second to seventh rank (`row` 0-5) that could walk `n` squares up\n\
+         /// its file, each holding no pawn and attacked by no enemy pawn (pieces\n\
+         /// looked through); `n` = 6 - `row` is a pawn no enemy pawn can stop.\n\
+         #[rustfmt::skip]\n\
+         pub const PAWN_PATH: [[Weight; 7]; 6] = [\n{}];\n\
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
@@ -128,6 +134,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
             .join(", "),
         table(TARGETS_AT, 6, 10),
         table(PUSH_AT, 6, 4),
+        table(PATH_AT, 6, 7),
         pair(PAIR_AT),
         w[TEMPO_AT],
         ka_max = KING_ATTACKERS_N - 1,
