@@ -243,21 +243,13 @@ pub fn for_each_pawn_path(
             continue;
         };
         // The squares ahead on the file, and the nearest of them that stops it.
-        let (rank, file) = (sq.rank() as usize, Bitboard::from_file(sq.file()).0);
-        let n = match color {
-            Color::White => {
-                let ahead = Bitboard(file & (u64::MAX << (sq as u32 + 8)));
-                (stops & ahead)
-                    .first()
-                    .map_or(7 - rank, |s| s.rank() as usize - rank - 1)
-            }
-            Color::Black => {
-                let ahead = Bitboard(file & ((1u64 << sq as u32) - 1));
-                (stops & ahead)
-                    .last()
-                    .map_or(rank, |s| rank - s.rank() as usize - 1)
-            }
+        let file = Bitboard::from_file(sq.file()).0;
+        let stop = match color {
+            Color::White => (stops & Bitboard(file & (u64::MAX << (sq as u32 + 8)))).first(),
+            Color::Black => (stops & Bitboard(file & ((1u64 << sq as u32) - 1))).last(),
         };
+        // Without a stop it walks to the last rank, 6 - `row` squares away.
+        let n = stop.map_or(6 - row, |s| sq.distance(s) as usize - 1);
         f(row, n);
     }
 }
