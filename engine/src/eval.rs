@@ -1,14 +1,14 @@
 //! Static evaluation: material + piece-square tables + mobility (a value per
 //! number of squares reached; into the enemy king's zone, onto enemy pieces,
 //! the pawns' square ahead and how far up its file each pawn could walk) +
-//! bishop pair,
+//! bishop pair + the pawns' squares as each king sees them,
 //! tapered between middlegame and endgame by game phase, in centipawns from
 //! the side to move's point of view. The numbers live in `psqt.rs`.
 
-use shakmaty::{attacks, Bitboard, Chess, Color, Position, Role, Square};
+use shakmaty::{attacks, Bitboard, Chess, Color, File, Position, Role, Square};
 
 use crate::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK,
+    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_PAWNS, KING_WEAK,
     KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PATH, PAWN_PUSH, PHASE_INC, PHASE_MAX,
     SAFE_CHECKS, SAFE_CHECKS_N, TARGETS, TEMPO,
 };
@@ -254,6 +254,32 @@ pub fn for_each_pawn_path(
     }
 }
 
+/// Piece-square tables of the pawns as a king sees them: for the king of
+/// `color`, each pawn on the board (its own, `theirs` 0, and the enemy's, 1)
+/// by its square seen from `color`'s side (`sq` = 8 x (rank - 2) + file,
+/// ranks counted from `color`'s first), files mirrored when the king stands
+/// on files a-d, so the king is always on files e-h (`bucket` 0-3). The
+/// table so prices the pawns that shelter a king and those that storm it,
+/// by where the king stands.
+pub fn for_each_king_pawn(
+    board: &shakmaty::Board,
+    color: Color,
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    let Some(king) = board.king_of(color) else {
+        return;
+    };
+    let mirror = if king.file() <= File::D { 7 } else { 0 };
+    let bucket = (king.file() as usize ^ mirror) - 4;
+    for (theirs, side) in [color, !color].into_iter().enumerate() {
+        for sq in board.pawns() & board.by_color(side) {
+            // Pawns stand on ranks 2-7 only, from either side's view.
+            let rank = color.relative_rank(sq.rank()) as usize - 1;
+            f(bucket, theirs, 8 * rank + (sq.file() as usize ^ mirror));
+        }
+    }
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -352,6 +378,11 @@ pub fn evaluate(pos: &Chess) -> i32 {
         for_each_pawn_path(board, color, pawn_att[1 - ci], |row, n| {
             mg += sign * PAWN_PATH[row][n].mg;
             eg += sign * PAWN_PATH[row][n].eg;
+        });
+        for_each_king_pawn(board, color, |bucket, theirs, sq| {
+            let v = KING_PAWNS[2 * bucket + theirs][sq];
+            mg += sign * v.mg;
+            eg += sign * v.eg;
         });
     }
 
@@ -515,6 +546,43 @@ mod tests {
         for_each_pawn_path(board, Color::Black, pawns[0], |row, n| seen.push((row, n)));
         // d6 is on Black's third rank (row 1).
         assert_eq!(seen, [(1, 0)]);
+    }
+
+    #[test]
+    fn each_king_sees_the_pawns_from_its_side_with_its_wing_mirrored_to_e_h() {
+        // White's king g1 (bucket 2): its pawns f2, g2, h3 and Black's a7, b7,
+        // c7 on its seventh rank. Black's king c8 is mirrored to f8 (bucket 1):
+        // a7, b7, c7 become h, g, f on its second rank (row 0); f2, g2 (its
+        // seventh rank, row 5) become c, b; h3 (its sixth, row 4) becomes a.
+        let pos = from_fen("2k5/ppp5/8/8/8/7P/5PP1/6K1 w - - 0 1", false).unwrap();
+        let mut seen = Vec::new();
+        for_each_king_pawn(pos.board(), Color::White, |b, t, sq| seen.push((b, t, sq)));
+        seen.sort();
+        assert_eq!(
+            seen,
+            [
+                (2, 0, 5),
+                (2, 0, 6),
+                (2, 0, 15),
+                (2, 1, 40),
+                (2, 1, 41),
+                (2, 1, 42)
+            ]
+        );
+        let mut seen = Vec::new();
+        for_each_king_pawn(pos.board(), Color::Black, |b, t, sq| seen.push((b, t, sq)));
+        seen.sort();
+        assert_eq!(
+            seen,
+            [
+                (1, 0, 5),
+                (1, 0, 6),
+                (1, 0, 7),
+                (1, 1, 32),
+                (1, 1, 41),
+                (1, 1, 42)
+            ]
+        );
     }
 
     #[test]

@@ -10,8 +10,8 @@ use mach_engine::psqt::{
 };
 
 use super::features::{
-    CHECKS_AT, KING_ATTACK_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT, PATH_AT, PST_AT,
-    PUSH_AT, TARGETS_AT, TEMPO_AT, WEAK_AT,
+    CHECKS_AT, KING_ATTACK_AT, KING_PAWNS_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT,
+    PATH_AT, PST_AT, PUSH_AT, TARGETS_AT, TEMPO_AT, WEAK_AT,
 };
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -119,6 +119,13 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// looked through); `n` = 6 - `row` is a pawn no enemy pawn can stop.\n\
          #[rustfmt::skip]\n\
          pub const PAWN_PATH: [[Weight; 7]; 6] = [\n{}];\n\
+         /// Pawns as each king sees them: `KING_PAWNS[2 bucket + theirs][sq]` is the\n\
+         /// value, for a side whose king stands on file e, f, g or h (`bucket` 0-3;\n\
+         /// files a-d are mirrored onto h-e), of its own (`theirs` 0) or an enemy\n\
+         /// (`theirs` 1) pawn on `sq` = 8 x (rank - 2) + file, seen from the side's\n\
+         /// end of the board with the same mirror.\n\
+         #[rustfmt::skip]\n\
+         pub const KING_PAWNS: [[Weight; 48]; 8] = [\n{}];\n\
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
@@ -135,6 +142,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         table(TARGETS_AT, 6, 10),
         table(PUSH_AT, 6, 4),
         table(PATH_AT, 6, 7),
+        table(KING_PAWNS_AT, 8, 48),
         pair(PAIR_AT),
         w[TEMPO_AT],
         ka_max = KING_ATTACKERS_N - 1,
@@ -201,6 +209,8 @@ mod tests {
             "MOBILITY",
             "BISHOP_PAIR",
             "TEMPO",
+            "PAWN_PATH",
+            "KING_PAWNS",
             "MG_PST",
             "EG_PST",
         ] {

@@ -3,13 +3,13 @@
 //! them gives exactly `eval::evaluate`, and its gradient is exact.
 
 use mach_engine::eval::{
-    all_reach, for_each_pawn_path, for_each_pawn_push, for_each_target, king_zone, pawn_attacks,
-    phase, piece_reach, safe_checks, union, weak_zone_squares,
+    all_reach, for_each_king_pawn, for_each_pawn_path, for_each_pawn_push, for_each_target,
+    king_zone, pawn_attacks, phase, piece_reach, safe_checks, union, weak_zone_squares,
 };
 use mach_engine::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
-    KING_WEAK, KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PATH, PAWN_PUSH, SAFE_CHECKS,
-    SAFE_CHECKS_N, TARGETS, TEMPO,
+    KING_PAWNS, KING_WEAK, KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PATH, PAWN_PUSH,
+    SAFE_CHECKS, SAFE_CHECKS_N, TARGETS, TEMPO,
 };
 use shakmaty::{Bitboard, Chess, Color, Position, Role};
 
@@ -18,7 +18,8 @@ use shakmaty::{Bitboard, Chess, Color, Position, Role};
 /// counts), bishop pair (1), king attack (`KING_ATTACK_ROWS` x `KING_HITS_N`), safe checks (4 pieces x
 /// `SAFE_CHECKS_N` counts), weak king-zone squares (`KING_WEAK_N` counts),
 /// targets (6 pieces x 5 victims x guarded or not), pawn pushes (6 ranks x 4
-/// states of the square ahead), pawn paths (6 ranks x 0-6 squares).
+/// states of the square ahead), pawn paths (6 ranks x 0-6 squares), pawns
+/// as each king sees them (4 king files x own or enemy x 48 squares).
 pub const MATERIAL_AT: usize = 0;
 pub const PST_AT: usize = 6;
 pub const MOBILITY_AT: usize = PST_AT + 6 * 64;
@@ -31,8 +32,9 @@ pub const WEAK_AT: usize = CHECKS_AT + 4 * SAFE_CHECKS_N;
 pub const TARGETS_AT: usize = WEAK_AT + KING_WEAK_N;
 pub const PUSH_AT: usize = TARGETS_AT + 6 * 10;
 pub const PATH_AT: usize = PUSH_AT + 6 * 4;
+pub const KING_PAWNS_AT: usize = PATH_AT + 6 * 7;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
-pub const N_TERMS: usize = PATH_AT + 6 * 7;
+pub const N_TERMS: usize = KING_PAWNS_AT + 8 * 48;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
 pub const TEMPO_AT: usize = 2 * N_TERMS;
 pub const N_PARAMS: usize = TEMPO_AT + 1;
@@ -116,6 +118,9 @@ pub fn extract(pos: &Chess) -> Features {
         for_each_pawn_path(board, color, pawn_att[1 - ci], |row, n| {
             coef[PATH_AT + row * 7 + n] += sign
         });
+        for_each_king_pawn(board, color, |bucket, theirs, sq| {
+            coef[KING_PAWNS_AT + (2 * bucket + theirs) * 48 + sq] += sign
+        });
     }
     let terms = coef
         .iter()
@@ -148,14 +153,15 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             "king-weak" => WEAK_AT..TARGETS_AT,
             "targets" => TARGETS_AT..PUSH_AT,
             "pawn-push" => PUSH_AT..PATH_AT,
-            "pawn-path" => PATH_AT..N_TERMS,
+            "pawn-path" => PATH_AT..KING_PAWNS_AT,
+            "king-pawns" => KING_PAWNS_AT..N_TERMS,
             "tempo" => {
                 mask[TEMPO_AT] = true;
                 continue;
             }
             other => {
                 return Err(format!(
-                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, tempo)"
+                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, king-pawns, tempo)"
                 ))
             }
         };
@@ -217,6 +223,7 @@ pub fn compiled_weights() -> Vec<i32> {
     put_table(&mut w, TARGETS_AT, &TARGETS);
     put_table(&mut w, PUSH_AT, &PAWN_PUSH);
     put_table(&mut w, PATH_AT, &PAWN_PATH);
+    put_table(&mut w, KING_PAWNS_AT, &KING_PAWNS);
     w[TEMPO_AT] = TEMPO;
     w
 }

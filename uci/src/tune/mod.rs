@@ -76,7 +76,7 @@ pub struct Args {
     #[arg(long, default_value_t = 200)]
     min_positions: usize,
     /// Fit only these groups of weights, the others stay at the start's
-    /// (comma-separated: material, pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, tempo; default all),
+    /// (comma-separated: material, pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, king-pawns, tempo; default all),
     /// e.g. `--from-psqt --fit mobility,pair,tempo`.
     #[arg(long, value_delimiter = ',')]
     fit: Vec<String>,
