@@ -555,34 +555,18 @@ mod tests {
         // a7, b7, c7 become h, g, f on its second rank (row 0); f2, g2 (its
         // seventh rank, row 5) become c, b; h3 (its sixth, row 4) becomes a.
         let pos = from_fen("2k5/ppp5/8/8/8/7P/5PP1/6K1 w - - 0 1", false).unwrap();
-        let mut seen = Vec::new();
-        for_each_king_pawn(pos.board(), Color::White, |b, t, sq| seen.push((b, t, sq)));
-        seen.sort();
-        assert_eq!(
-            seen,
-            [
-                (2, 0, 5),
-                (2, 0, 6),
-                (2, 0, 15),
-                (2, 1, 40),
-                (2, 1, 41),
-                (2, 1, 42)
-            ]
-        );
-        let mut seen = Vec::new();
-        for_each_king_pawn(pos.board(), Color::Black, |b, t, sq| seen.push((b, t, sq)));
-        seen.sort();
-        assert_eq!(
-            seen,
-            [
-                (1, 0, 5),
-                (1, 0, 6),
-                (1, 0, 7),
-                (1, 1, 32),
-                (1, 1, 41),
-                (1, 1, 42)
-            ]
-        );
+        // (bucket, theirs, sq) for White, then for Black.
+        #[rustfmt::skip]
+        let want = [
+            [(2, 0, 5), (2, 0, 6), (2, 0, 15), (2, 1, 40), (2, 1, 41), (2, 1, 42)],
+            [(1, 0, 5), (1, 0, 6), (1, 0, 7), (1, 1, 32), (1, 1, 41), (1, 1, 42)],
+        ];
+        for (color, want) in [Color::White, Color::Black].into_iter().zip(want) {
+            let mut seen = Vec::new();
+            for_each_king_pawn(pos.board(), color, |b, t, sq| seen.push((b, t, sq)));
+            seen.sort();
+            assert_eq!(seen, want, "{color:?}");
+        }
     }
 
     #[test]
