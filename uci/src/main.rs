@@ -3,32 +3,9 @@
 //! Without a subcommand it speaks UCI on stdin/stdout, which is what GUIs
 //! expect. The subcommands are for people and scripts.
 
-mod advice_glue;
-mod advise_text;
-mod advise_view;
-mod calibrate;
-mod cmd_advise;
-mod cmd_bench;
-mod cmd_book;
-mod cmd_chunks;
-mod cmd_epd;
-mod cmd_explore;
-mod cmd_index;
-mod cmd_perft;
-mod cmd_sprt;
-mod controller;
-mod data;
-mod html;
-mod matchrun;
-mod named_openings;
-mod options;
-mod output;
-mod paths;
-mod position_input;
-mod protocol;
-mod search_thread;
-mod tune;
-mod uci_loop;
+mod advise;
+mod cmd;
+mod uci;
 
 use clap::{Parser, Subcommand};
 
@@ -52,34 +29,34 @@ enum Cmd {
     /// Speak UCI on stdin/stdout (the default without a subcommand).
     Uci,
     /// Count the leaf nodes of the legal move tree.
-    Perft(cmd_perft::Args),
+    Perft(cmd::perft::Args),
     /// Search the bench positions to a fixed depth; ends with "<nodes> nodes <nps> nps".
-    Bench(cmd_bench::Args),
+    Bench(cmd::bench::Args),
     /// Solve a best-move test suite (EPD with bm/am), e.g. shared:suites/wac.epd.
-    Epd(cmd_epd::Args),
+    Epd(cmd::epd::Args),
     /// The grandmaster positions most like a position, and what was played there.
-    Advise(cmd_advise::Args),
+    Advise(cmd::advise::Args),
     /// Serve the advice page on 127.0.0.1: enter a FEN or moves, click a move to go deeper.
-    Explore(cmd_explore::Args),
+    Explore(cmd::explore::Args),
     /// Play a match between two UCI engines (or --advice-vs-none).
-    Match(matchrun::Args),
+    Match(mach_runner::Args),
     /// The SPRT of `mach match --pgnout` files with earlier runs' pairs added (continues a stopped SPRT).
-    Sprt(cmd_sprt::Args),
+    Sprt(cmd::sprt::Args),
     /// Index grandmaster games for the advisor (default: the default database).
-    Index(cmd_index::Args),
+    Index(cmd::index::Args),
     /// Write the grandmaster memory as a Polyglot opening book.
-    Book(cmd_book::Args),
+    Book(cmd::book::Args),
     /// MACH's chunks: check a chunk library, list it, measure it on games.
-    Chunks(cmd_chunks::Args),
+    Chunks(cmd::chunks::Args),
     /// Fit every evaluation weight to game results (Texel tuning); writes psqt.rs.
-    Tune(tune::Args),
+    Tune(mach_tune::Args),
 }
 
 fn main() {
     // Diagnostics go to stderr (stdout is the UCI channel); RUST_LOG=debug shows more.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    paths::set_shared_flag(cli.shared.clone());
+    mach_inputs::set_shared_flag(cli.shared.clone());
     if matches!(
         cli.command,
         Some(Cmd::Perft(_) | Cmd::Bench(_) | Cmd::Epd(_) | Cmd::Advise(_) | Cmd::Sprt(_))
@@ -88,20 +65,20 @@ fn main() {
     }
     let result = match cli.command {
         None | Some(Cmd::Uci) => {
-            uci_loop::run();
+            uci::stdin_loop::run();
             Ok(())
         }
-        Some(Cmd::Perft(args)) => cmd_perft::run(&args),
-        Some(Cmd::Bench(args)) => cmd_bench::run(&args),
-        Some(Cmd::Epd(args)) => cmd_epd::run(&args),
-        Some(Cmd::Index(args)) => cmd_index::run(&args),
-        Some(Cmd::Chunks(args)) => cmd_chunks::run(&args),
-        Some(Cmd::Book(args)) => cmd_book::run(&args),
-        Some(Cmd::Advise(args)) => cmd_advise::run(&args),
-        Some(Cmd::Explore(args)) => cmd_explore::run(&args),
-        Some(Cmd::Match(args)) => matchrun::run(&args),
-        Some(Cmd::Sprt(args)) => cmd_sprt::run(&args),
-        Some(Cmd::Tune(args)) => tune::run(&args),
+        Some(Cmd::Perft(args)) => cmd::perft::run(&args),
+        Some(Cmd::Bench(args)) => cmd::bench::run(&args),
+        Some(Cmd::Epd(args)) => cmd::epd::run(&args),
+        Some(Cmd::Index(args)) => cmd::index::run(&args),
+        Some(Cmd::Chunks(args)) => cmd::chunks::run(&args),
+        Some(Cmd::Book(args)) => cmd::book::run(&args),
+        Some(Cmd::Advise(args)) => cmd::advise::run(&args),
+        Some(Cmd::Explore(args)) => cmd::explore::run(&args),
+        Some(Cmd::Match(args)) => mach_runner::run(&args),
+        Some(Cmd::Sprt(args)) => cmd::sprt::run(&args),
+        Some(Cmd::Tune(args)) => mach_tune::run(&args),
     };
     if let Err(e) = result {
         eprintln!("mach: {e}");

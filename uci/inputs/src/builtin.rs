@@ -1,0 +1,49 @@
+//! The data built into the `mach` binary: the default grandmaster database and
+//! the named openings, so that an installed `mach` runs its main job from any
+//! directory with nothing beside it. The files themselves live in `books/`
+//! (their origins and terms are in `books/README.md`).
+
+/// The default database's name: the default index directory is named after it.
+pub const DEFAULT_DATABASE_NAME: &str = "gm2700-classical-4000";
+
+/// Built-in files, by the name a user gives after `builtin:`.
+pub const BUILTIN: [(&str, &[u8]); 6] = [
+    (
+        "gm2700-classical-4000.pgn",
+        include_bytes!("../../../books/gm2700-classical-4000.pgn"),
+    ),
+    (
+        "eco/a.tsv",
+        include_bytes!("../../../books/openings/eco/a.tsv"),
+    ),
+    (
+        "eco/b.tsv",
+        include_bytes!("../../../books/openings/eco/b.tsv"),
+    ),
+    (
+        "eco/c.tsv",
+        include_bytes!("../../../books/openings/eco/c.tsv"),
+    ),
+    (
+        "eco/d.tsv",
+        include_bytes!("../../../books/openings/eco/d.tsv"),
+    ),
+    (
+        "eco/e.tsv",
+        include_bytes!("../../../books/openings/eco/e.tsv"),
+    ),
+];
+
+/// The built-in file of this name, if there is one.
+pub fn builtin(name: &str) -> Option<&'static [u8]> {
+    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+}
+
+/// The names of every built-in file, for error messages.
+pub fn builtin_names() -> String {
+    BUILTIN
+        .iter()
+        .map(|(n, _)| format!("builtin:{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

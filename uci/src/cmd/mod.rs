@@ -1,0 +1,12 @@
+//! The subcommands for people and scripts, one file each (`mach <cmd> --help`);
+//! `mach match` and `mach tune` are crates of their own (`uci/runner`, `uci/tune`).
+
+pub mod advise;
+pub mod bench;
+pub mod book;
+pub mod chunks;
+pub mod epd;
+pub mod explore;
+pub mod index;
+pub mod perft;
+pub mod sprt;

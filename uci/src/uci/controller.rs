@@ -1,0 +1,549 @@
+//! The controller: owns the engine, the position and the options, and runs
+//! each search on a thread of its own. It receives everything the stdin
+//! thread does not answer itself, in order, and never blocks on a search:
+//! a command that needs the engine while a search runs waits in `pending`
+//! (in order, with everything after it) until the search thread reports that
+//! it is done. So `isready` is answered at once mid-search, and otherwise
+//! after every earlier command took effect, as GUIs expect.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use mach_engine::strength::Strength;
+use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
+use shakmaty::{Chess, Position};
+
+use crate::uci::advisor_client::Memory;
+use crate::uci::search_thread::{self, BookPlay, Job};
+
+use crate::uci::options::{self, Change};
+use crate::uci::output::{info_string, send};
+use crate::uci::protocol::{Command, Go};
+
+pub enum Msg {
+    Command(Command),
+    /// `go`, with the control the stdin thread made for it (so a `stop` read
+    /// right after `go` reaches this search even before it starts).
+    Go(Box<Go>, Arc<SearchControl>),
+    IsReady,
+    /// Sent by the search thread after its `bestmove`.
+    SearchDone,
+    Quit,
+}
+
+struct Running {
+    handle: JoinHandle<Engine>,
+    control: Arc<SearchControl>,
+}
+
+/// The answer of a `go infinite` or `go ponder` whose search thread could
+/// not be started: like the search's own, it waits for `stop` (or
+/// `ponderhit`), so the GUI still gets no `bestmove` before it asks.
+struct Held {
+    control: Arc<SearchControl>,
+    best: Option<shakmaty::Move>,
+    infinite: bool,
+    chess960: bool,
+}
+
+/// How often a held answer looks for its `stop` (the stdin thread sets it
+/// on the control and does not write to the controller's channel).
+const HELD_POLL: Duration = Duration::from_millis(10);
+
+pub struct Controller {
+    tx: Sender<Msg>,
+    engine: Option<Engine>,
+    running: Option<Running>,
+    held: Option<Held>,
+    pending: VecDeque<Msg>,
+    root: Chess,
+    /// Zobrist keys of the positions before `root`, for repetition draws.
+    keys: Vec<u64>,
+    hash_mb: usize,
+    threads: usize,
+    move_overhead: u64,
+    multipv: usize,
+    chess960: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo`.
+    limit_strength: bool,
+    uci_elo: u32,
+    /// The grandmaster memory: advisor options, thread and requests.
+    memory: Memory,
+    own_book: bool,
+    book: BookPlay,
+    /// The Polyglot book of `BookFile`, and a random state to pick by weight.
+    polyglot: Option<mach_advisor::polyglot::Book>,
+    rng: u64,
+}
+
+impl Controller {
+    /// `tx` is the sending side of the controller's own channel (the search
+    /// thread reports `SearchDone` on it).
+    pub fn new(tx: Sender<Msg>) -> Controller {
+        Controller {
+            tx,
+            engine: Some(Engine::new(16, 1)),
+            running: None,
+            held: None,
+            pending: VecDeque::new(),
+            root: Chess::default(),
+            keys: Vec::new(),
+            hash_mb: 16,
+            threads: 1,
+            move_overhead: 30,
+            multipv: 1,
+            chess960: false,
+            limit_strength: false,
+            uci_elo: mach_engine::strength::MIN_ELO,
+            memory: Memory::new(),
+            own_book: true,
+            polyglot: None,
+            rng: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
+                | 1,
+            book: BookPlay {
+                rules: mach_advisor::book::BookRules::default(),
+                margin: 50,
+                verify_nodes: 8_000,
+            },
+        }
+    }
+
+    /// Handles messages until `quit` (or the channel closes), then ends
+    /// the running search.
+    pub fn run(mut self, rx: Receiver<Msg>) {
+        loop {
+            let msg = if self.held.is_some() {
+                match rx.recv_timeout(HELD_POLL) {
+                    Ok(msg) => msg,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.answer_held(false);
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            } else {
+                match rx.recv() {
+                    Ok(msg) => msg,
+                    Err(_) => break,
+                }
+            };
+            self.answer_held(false);
+            match msg {
+                Msg::Quit => break,
+                Msg::SearchDone => {
+                    self.join();
+                    self.drain();
+                }
+                Msg::IsReady => {
+                    // Loading the advisor's index is what a GUI waits for
+                    // with `isready`; mid-search, answer at once.
+                    if self.running.is_none() && self.held.is_none() && self.pending.is_empty() {
+                        self.memory.ensure_open();
+                    }
+                    send("readyok")
+                }
+                msg if !self.pending.is_empty() => {
+                    // A new `go` (or `ucinewgame`) ends the running search even
+                    // while earlier commands wait behind it: otherwise a `go
+                    // infinite` would never end and its `go` never be answered.
+                    if matches!(msg, Msg::Go(..) | Msg::Command(Command::UciNewGame)) {
+                        if let Some(r) = &self.running {
+                            r.control.stop();
+                        }
+                    }
+                    self.pending.push_back(msg)
+                }
+                msg => {
+                    if let Err(msg) = self.try_handle(msg) {
+                        self.pending.push_back(msg);
+                    }
+                }
+            }
+        }
+        if let Some(r) = &self.running {
+            r.control.stop();
+        }
+        self.join();
+        self.answer_held(true);
+    }
+
+    /// Sends the held `bestmove` once the GUI released it (or, with
+    /// `now`, because a new `go`, `ucinewgame` or `quit` ends its search).
+    fn answer_held(&mut self, now: bool) {
+        let released = self.held.as_ref().is_some_and(|h| {
+            now || h.control.is_stopped() || (!h.infinite && !h.control.is_pondering())
+        });
+        if released {
+            if let Some(h) = self.held.take() {
+                search_thread::bestmove(h.best, None, h.chess960);
+            }
+        }
+    }
+
+    /// Takes the engine back from a finished (or stopped) search thread.
+    fn join(&mut self) {
+        if let Some(r) = self.running.take() {
+            let engine = r
+                .handle
+                .join()
+                .unwrap_or_else(|_| Engine::new(self.hash_mb, self.threads));
+            self.engine = Some(engine);
+        }
+    }
+
+    /// Runs deferred commands in order until one has to wait again.
+    fn drain(&mut self) {
+        while let Some(msg) = self.pending.pop_front() {
+            // A `go` with a newer `go` (or `ucinewgame`) already queued behind
+            // it was superseded before it began: it still answers, at once.
+            if let Msg::Go(_, control) = &msg {
+                let superseded = self
+                    .pending
+                    .iter()
+                    .any(|m| matches!(m, Msg::Go(..) | Msg::Command(Command::UciNewGame)));
+                if superseded {
+                    control.stop();
+                }
+            }
+            if let Err(msg) = self.try_handle(msg) {
+                self.pending.push_front(msg);
+                break;
+            }
+        }
+    }
+
+    /// Handles `msg`, or gives it back if it needs the engine that a search holds.
+    fn try_handle(&mut self, msg: Msg) -> Result<(), Msg> {
+        let busy = self.running.is_some();
+        match msg {
+            Msg::Go(go, control) => {
+                // A `go` while an answer is held (the GUI forgot `stop`):
+                // that `go` is answered first, as a running search would be.
+                self.answer_held(true);
+                if let Some(r) = &self.running {
+                    // A `go` while searching (the GUI forgot `stop`): end that search first.
+                    r.control.stop();
+                    return Err(Msg::Go(go, control));
+                }
+                self.go(go, control);
+            }
+            Msg::Command(Command::Position { fen, moves }) => self.position(fen.as_deref(), &moves),
+            Msg::Command(Command::UciNewGame) => {
+                self.answer_held(true);
+                if let Some(r) = &self.running {
+                    r.control.stop();
+                    return Err(Msg::Command(Command::UciNewGame));
+                }
+                self.engine().clear();
+            }
+            Msg::Command(Command::SetOption { name, value }) => {
+                let (change, note) = match options::check(&name, value.as_deref()) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        info_string(&e);
+                        return Ok(());
+                    }
+                };
+                let needs_engine = matches!(
+                    change,
+                    Change::Hash(_) | Change::Threads(_) | Change::ClearHash
+                );
+                if busy && needs_engine {
+                    return Err(Msg::Command(Command::SetOption { name, value }));
+                }
+                if let Some(n) = note {
+                    info_string(&n);
+                }
+                self.apply(change);
+            }
+            Msg::IsReady => send("readyok"),
+            // Answered by the stdin thread, or nothing to do.
+            Msg::Command(_) | Msg::SearchDone | Msg::Quit => {}
+        }
+        Ok(())
+    }
+
+    /// The engine, made afresh if a panicked search lost it.
+    fn engine(&mut self) -> &mut Engine {
+        self.engine.get_or_insert_with(|| Engine::new(16, 1))
+    }
+
+    /// Applies a checked option; the advisor's go to the memory.
+    fn apply(&mut self, change: Change) {
+        match change {
+            Change::Hash(mb) => {
+                self.engine().set_hash(mb);
+                let got = self.engine().hash_mb();
+                if got < mb {
+                    info_string(&format!(
+                        "Hash {mb} MiB cannot be allocated here; using {got} MiB"
+                    ));
+                }
+                self.hash_mb = got;
+            }
+            Change::Threads(n) => {
+                self.engine().set_threads(n);
+                let got = self.engine().threads();
+                if got < n {
+                    info_string(&format!("Threads {n} cannot be started here; using {got}"));
+                }
+                self.threads = got;
+            }
+            Change::ClearHash => self.engine().clear(),
+            Change::Ponder(_) => {} // We ponder whenever the GUI sends `go ponder`.
+            Change::MoveOverhead(ms) => self.move_overhead = ms,
+            Change::MultiPv(n) => self.multipv = n,
+            Change::Chess960(on) => self.chess960 = on,
+            Change::LimitStrength(on) => {
+                self.limit_strength = on;
+                self.say_strength();
+            }
+            Change::UciElo(elo) => {
+                self.uci_elo = elo;
+                self.say_strength();
+            }
+            Change::Advisor(_)
+            | Change::AdvisorIndex(_)
+            | Change::AdviceWeight(_)
+            | Change::AdviceSimilarWeight(_)
+            | Change::AdvisorTopK(_)
+            | Change::AdvisorPlans(_)
+            | Change::AdvisorTime(_)
+            | Change::AdvisorMode(_)
+            | Change::AdvisorTree(_) => self.memory.set_option(change),
+            Change::OwnBook(on) => self.own_book = on,
+            Change::BookFile(None) => self.polyglot = None,
+            Change::BookFile(Some(path)) => {
+                self.polyglot = match mach_advisor::polyglot::Book::open(&path) {
+                    Ok(b) => {
+                        info_string(&format!("BookFile {}: {} entries", path.display(), b.len()));
+                        Some(b)
+                    }
+                    Err(e) => {
+                        info_string(&format!("BookFile: {e}; playing without it"));
+                        None
+                    }
+                }
+            }
+            Change::BookMinGames(n) => self.book.rules.min_games = n,
+            Change::BookMinScore(p) => self.book.rules.min_score = p as f32 / 100.0,
+            Change::BookMargin(cp) => self.book.margin = cp,
+            Change::BookVerifyNodes(n) => self.book.verify_nodes = n,
+        }
+    }
+
+    /// Sets up a position. An illegal or malformed move ends the move list:
+    /// the position is kept up to the move before it, and the GUI is told.
+    fn position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mut pos = match fen {
+            None => Chess::default(),
+            Some(f) => match board::from_fen(f, self.chess960) {
+                Ok(p) => p,
+                Err(e) => return info_string(&format!("{e}; position unchanged")),
+            },
+        };
+        let mut keys = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match board::parse_uci_move(&pos, text) {
+                Ok(m) => {
+                    keys.push(board::hash(&pos));
+                    pos.play_unchecked(m);
+                }
+                Err(e) => {
+                    info_string(&format!(
+                        "move {} of the list: {e}; position set up to the move before it",
+                        i + 1
+                    ));
+                    break;
+                }
+            }
+        }
+        self.root = pos;
+        self.keys = keys;
+    }
+
+    /// The weakening of `UCI_LimitStrength`, if on.
+    fn strength(&self) -> Option<Strength> {
+        self.limit_strength.then(|| Strength::for_elo(self.uci_elo))
+    }
+
+    /// Tells the GUI what a limited strength means in search terms.
+    fn say_strength(&self) {
+        if let Some(s) = self.strength() {
+            info_string(&format!(
+                "UCI_Elo {}: at most {} nodes a move (depth 1 always completes), \
+                 evaluation noise up to {} cp, one thread, no grandmaster advice",
+                self.uci_elo, s.nodes, s.noise
+            ));
+        }
+    }
+
+    /// The search limits of `go`, telling the GUI what was ignored.
+    fn limits(&self, go: &Go) -> Limits {
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match board::parse_uci_move(&self.root, text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => info_string(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        for t in &go.ignored {
+            info_string(&format!("go: ignored '{t}'"));
+        }
+        Limits {
+            wtime: go.wtime,
+            btime: go.btime,
+            winc: go.winc,
+            binc: go.binc,
+            movestogo: go.movestogo.filter(|&m| m > 0),
+            movetime: go.movetime,
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate.filter(|&m| m > 0),
+            infinite: go.infinite,
+            ponder: go.ponder,
+            searchmoves,
+        }
+    }
+
+    /// The book, if this search may play from it: not when analysing
+    /// (infinite, ponder, searchmoves, mate, MultiPV).
+    fn book_for(&self, limits: &Limits) -> Option<BookPlay> {
+        (self.own_book && !self.analysing(limits)).then_some(self.book)
+    }
+
+    /// A move of the `BookFile` book for this search, picked by weight;
+    /// never when analysing.
+    fn polyglot_move(&mut self, limits: &Limits) -> Option<shakmaty::Move> {
+        if self.polyglot.is_none() || self.analysing(limits) {
+            return None;
+        }
+        let r = (self.random() >> 11) as f64 / (1u64 << 53) as f64;
+        let moves = self.polyglot.as_ref()?.moves(&self.root);
+        let m = mach_advisor::polyglot::pick_from(&moves, r)?;
+        let total: u32 = moves.iter().map(|(_, w)| *w as u32).sum();
+        let list: Vec<String> = moves
+            .iter()
+            .map(|(m, w)| {
+                let share = 100.0 * *w as f64 / total as f64;
+                format!("{} {share:.0}%", board::uci(*m, self.chess960))
+            })
+            .collect();
+        info_string(&format!(
+            "BookFile: {} ({})",
+            board::uci(m, self.chess960),
+            list.join(", ")
+        ));
+        Some(m)
+    }
+
+    /// The next number of an xorshift64: variety between games (book
+    /// picks, noise seeds), no dependency for it.
+    fn random(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    /// Analysis, where no book may answer: infinite, ponder, searchmoves,
+    /// mate, MultiPV.
+    fn analysing(&self, limits: &Limits) -> bool {
+        limits.infinite
+            || limits.ponder
+            || !limits.searchmoves.is_empty()
+            || limits.mate.is_some()
+            || self.multipv > 1
+    }
+
+    /// Plays from the Polyglot book, or starts a search thread for `go`.
+    fn go(&mut self, go: Box<Go>, control: Arc<SearchControl>) {
+        let limits = self.limits(&go);
+        if let Some(m) = self.polyglot_move(&limits) {
+            // Played from the Polyglot book: no search, one bestmove.
+            search_thread::bestmove(Some(m), None, self.chess960);
+            return;
+        }
+        let engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::new(self.hash_mb, self.threads));
+        let chess960 = self.chess960;
+        let mut options = SearchOptions {
+            multipv: self.multipv,
+            move_overhead: Duration::from_millis(self.move_overhead),
+            strength: self.strength().map(|s| Strength {
+                seed: self.random(),
+                ..s
+            }),
+            ..SearchOptions::default()
+        };
+
+        // Advice: asked for now (see `Memory::request_for` for whether the
+        // search waits for it).
+        self.memory.ensure_open();
+        let fixed = go.depth.is_some() || go.nodes.is_some();
+        let may_book = self.book_for(&limits);
+        let mut wait = None;
+        let mut prefetch = None;
+        let mut book = None;
+        // A limited strength plays without the advice: its levels were
+        // measured so, and the advice would make it stronger than it says.
+        let asked = if options.strength.is_some() {
+            None
+        } else {
+            self.memory
+                .request_for(&self.root, &limits, fixed, may_book.is_some(), chess960)
+        };
+        if let Some(asked) = asked {
+            book = may_book;
+            wait = asked.wait;
+            options.advice = asked.advice;
+            options.tree = asked.tree;
+            prefetch = Some(asked.prefetch);
+        }
+        let first_searchmove = limits.searchmoves.first().copied();
+        let job = Job {
+            engine,
+            root: self.root.clone(),
+            keys: self.keys.clone(),
+            limits,
+            options,
+            control: control.clone(),
+            chess960,
+            hash_mb: self.hash_mb,
+            threads: self.threads,
+            weights: self.memory.weights,
+            wait,
+            book,
+            prefetch,
+            done: self.tx.clone(),
+        };
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || search_thread::run(job));
+        match handle {
+            Ok(handle) => self.running = Some(Running { handle, control }),
+            Err(e) => {
+                info_string(&format!("cannot start a search thread: {e}"));
+                self.engine = Some(Engine::new(self.hash_mb, self.threads));
+                // A legal move: one of `searchmoves` when the GUI restricted the root.
+                let best = first_searchmove.or_else(|| self.root.legal_moves().first().copied());
+                self.held = Some(Held {
+                    control,
+                    best,
+                    infinite: go.infinite,
+                    chess960,
+                });
+                // A timed search is answered at once; analysis waits.
+                self.answer_held(false);
+            }
+        }
+    }
+}
