@@ -33,7 +33,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::chunks::plans::PlanTerm;
 use crate::index::AdvisorIndex;
-use crate::search::{Hit, QueryOptions};
+use crate::retrieval::{Hit, QueryOptions};
 use crate::store::{decode_played, encode_move, encode_played};
 use crate::Error;
 

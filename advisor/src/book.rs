@@ -10,7 +10,7 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::index::AdvisorIndex;
-use crate::search::Hit;
+use crate::retrieval::Hit;
 use crate::store::decode_move;
 
 /// What the grandmasters played in one exact position.

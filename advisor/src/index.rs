@@ -89,11 +89,14 @@ pub struct Meta {
     pub sources: Vec<String>,
 }
 
+/// The first line of every `meta.txt` Mach writes (older indexes start with `format = `).
+pub const META_MARK: &str = "# mach advisor index";
+
 impl Meta {
     pub fn write(&self, dir: &Path) -> Result<(), Error> {
         let mut s = format!(
             "{}\nformat = {}\ngames = {}\npositions = {}\ndocuments = {}\nterms = {}\nskip_moves = {}\n",
-            crate::publish::META_MARK,
+            META_MARK,
             self.format,
             self.games,
             self.positions, self.documents, self.terms, self.skip_moves

@@ -7,16 +7,16 @@ pub mod build;
 pub mod checksum;
 pub mod chunks;
 pub mod index;
+pub mod page_cache;
 pub mod pgn;
 pub mod polyglot;
 pub mod publish;
-pub mod search;
+pub mod retrieval;
 pub mod service;
 pub mod source;
 pub mod store;
 pub mod terms;
 pub mod tree;
-pub mod warm;
 
 use std::path::PathBuf;
 

@@ -14,10 +14,8 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+use crate::index::{size_on_disk, META_MARK};
 use crate::Error;
-
-/// The first line of every `meta.txt` Mach writes (older indexes start with `format = `).
-pub const META_MARK: &str = "# mach advisor index";
 
 /// The right to build the index at `out`, held until dropped.
 pub struct Slot {
@@ -178,7 +176,7 @@ fn remove_stale(parent: &Path, name: &str) {
             continue;
         }
         let path = e.path();
-        let bytes = crate::index::size_on_disk(&path);
+        let bytes = size_on_disk(&path);
         match std::fs::remove_dir_all(&path) {
             Ok(()) => log::warn!(
                 "removed {} ({:.1} MB), left by an interrupted build (process {pid} is gone)",

@@ -16,7 +16,7 @@ use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
 use crate::advice::Advice;
 use crate::book::BookMove;
 use crate::index::AdvisorIndex;
-use crate::search::QueryOptions;
+use crate::retrieval::QueryOptions;
 use crate::tree::{TreeRules, TreeTable};
 use crate::Error;
 
@@ -68,7 +68,7 @@ impl AdvisorService {
         tree: Option<std::sync::Arc<std::sync::OnceLock<TreeTable>>>,
     ) -> Result<AdvisorService, Error> {
         let index = AdvisorIndex::open(dir)?;
-        let asked = crate::warm::advise(dir);
+        let asked = crate::page_cache::advise(dir);
         log::info!("asked the kernel to read {asked} bytes of the index ahead");
         let documents = index.documents();
         let games = index.meta.games;

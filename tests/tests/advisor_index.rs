@@ -3,7 +3,7 @@
 
 use mach_advisor::build::{build, BuildOptions, Progress};
 use mach_advisor::index::{Meta, FORMAT};
-use mach_advisor::search::QueryOptions;
+use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::service::Answer;
 use mach_advisor::{AdvisorIndex, Error};
 use mach_tests::{books_dir, temp_dir};

@@ -9,7 +9,7 @@ use std::io::Write;
 
 use mach_advisor::advice::Advice;
 use mach_advisor::index::AdvisorIndex;
-use mach_advisor::search::QueryOptions;
+use mach_advisor::retrieval::QueryOptions;
 use shakmaty::{fen::Fen, Chess, EnPassantMode, Move};
 
 /// One position's advice, reduced to what calibration buckets by.

@@ -141,7 +141,7 @@ fn advice_table(v: &View, served: Option<&Served>) -> String {
         } else {
             "AdviceSimilarWeight"
         },
-        100.0 * crate::uci::advisor_client::MIN_SHARE,
+        100.0 * crate::uci::advice_policy::MIN_SHARE,
         v.dropped
     );
     out

@@ -3,7 +3,7 @@
 
 use mach_advisor::advice::{map_played, Advice};
 use mach_advisor::pgn::GameResult;
-use mach_advisor::search::QueryOptions;
+use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::store::{decode_move, StoredGame};
 use mach_advisor::AdvisorIndex;
 use mach_engine::board;
@@ -11,7 +11,7 @@ use shakmaty::{fen::Fen, san::SanPlus, Bitboard, Chess, Color, EnPassantMode, Mo
 
 use crate::advise::named_openings::{self, Named};
 use crate::advise::position_input::Line;
-use crate::uci::advisor_client::{bonuses, Weights};
+use crate::uci::advice_policy::{deliver, Weights};
 
 /// One suggested move with what the grandmasters made of it.
 #[derive(Clone, Debug)]
@@ -77,16 +77,6 @@ pub struct View {
     pub chunks: Vec<(String, String, u32, Vec<String>)>,
 }
 
-/// The default search weights (the UCI options' defaults).
-pub fn default_weights() -> Weights {
-    Weights {
-        exact: crate::uci::options::ADVICE_WEIGHT,
-        similar: crate::uci::options::ADVICE_SIMILAR_WEIGHT,
-        plans: false,
-        time: false,
-    }
-}
-
 /// Asks the index about `line`'s position and gathers what the outputs show.
 pub fn gather(
     index: &AdvisorIndex,
@@ -132,7 +122,7 @@ pub fn gather(
 
 /// The suggestions with SAN, average rating and search bonus.
 fn move_rows(index: &AdvisorIndex, pos: &Chess, advice: &Advice, w: Weights) -> Vec<MoveRow> {
-    let bonus = bonuses(advice, w);
+    let bonus = deliver(advice, w).bonuses;
     // Ratings of the players behind each mapped move (the hits the advice counted).
     let mut ratings: Vec<(Move, u16)> = Vec::new();
     for h in advice.hits.iter().filter(|h| h.exact || !advice.exact) {
@@ -193,7 +183,11 @@ pub fn result_text(r: GameResult) -> &'static str {
 }
 
 /// One retrieved game as the outputs show it (None if its moves do not replay).
-fn game_row(index: &AdvisorIndex, pos: &Chess, h: &mach_advisor::search::Hit) -> Option<GameRow> {
+fn game_row(
+    index: &AdvisorIndex,
+    pos: &Chess,
+    h: &mach_advisor::retrieval::Hit,
+) -> Option<GameRow> {
     let g = index.games.get(h.game)?;
     let (there, played) = g.position_at(h.ply as usize)?;
     let mut shared = Bitboard::EMPTY;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use mach_advisor::advice::Advice;
 use mach_advisor::pgn::read_games;
-use mach_advisor::search::QueryOptions;
+use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::AdvisorIndex;
 use mach_engine::board;
 use serde_json::json;
@@ -58,7 +58,7 @@ pub struct Args {
     /// How similar positions are found: bm25 (terms, chunks included), mach
     /// (MACH's class, chunk and king filters) or both (MACH's filters, BM25's ranking).
     #[arg(long, default_value = "bm25")]
-    mode: mach_advisor::search::Mode,
+    mode: mach_advisor::retrieval::Mode,
     /// Leave the chunk and class terms out of the BM25 query.
     #[arg(long)]
     no_chunk_terms: bool,
@@ -146,7 +146,12 @@ pub fn run(a: &Args) -> Result<(), String> {
         );
         return Ok(());
     }
-    let view = advise_view::gather(&index, line, &o, advise_view::default_weights())?;
+    let view = advise_view::gather(
+        &index,
+        line,
+        &o,
+        crate::uci::advice_policy::Weights::default(),
+    )?;
     match &a.html {
         Some(path) => {
             let page = advise_page::page(&view, None);
@@ -263,7 +268,7 @@ fn bench(index: &AdvisorIndex, o: &QueryOptions, n: usize) -> Result<(), String>
     // in the page cache (read once, as the engine's read-ahead does), then
     // tantivy's own caches.
     let t = Instant::now();
-    let bytes = mach_advisor::warm::read_all(&index.dir);
+    let bytes = mach_advisor::page_cache::read_all(&index.dir);
     println!(
         "index read into the page cache: {:.0} MB in {:.1} s",
         bytes as f64 / 1e6,

@@ -4,7 +4,7 @@
 use std::io::Read as _;
 use std::path::PathBuf;
 
-use mach_advisor::search::QueryOptions;
+use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::AdvisorIndex;
 use shakmaty::Move;
 
@@ -196,7 +196,12 @@ fn answer(index: &AdvisorIndex, o: &QueryOptions, query: &str, body: &str) -> St
             .to_string(),
         None => line.moves.join(" "),
     };
-    let view = match advise_view::gather(index, line.clone(), o, advise_view::default_weights()) {
+    let view = match advise_view::gather(
+        index,
+        line.clone(),
+        o,
+        crate::uci::advice_policy::Weights::default(),
+    ) {
         Ok(v) => v,
         Err(e) => return error_page(Some(&shown), &format!("the advisor failed: {e}")),
     };

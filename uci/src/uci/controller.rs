@@ -16,23 +16,14 @@ use mach_engine::strength::Strength;
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
 
-use crate::uci::advisor_client::Memory;
-use crate::uci::search_thread::{self, BookPlay, Job};
+use crate::uci::advisor_client::AdvisorClient;
+use crate::uci::book::{BookPlay, Books};
+use crate::uci::msg::Msg;
+use crate::uci::search_thread::{self, Job};
 
 use crate::uci::options::{self, Change};
 use crate::uci::output::{info_string, send};
 use crate::uci::protocol::{Command, Go};
-
-pub enum Msg {
-    Command(Command),
-    /// `go`, with the control the stdin thread made for it (so a `stop` read
-    /// right after `go` reaches this search even before it starts).
-    Go(Box<Go>, Arc<SearchControl>),
-    IsReady,
-    /// Sent by the search thread after its `bestmove`.
-    SearchDone,
-    Quit,
-}
 
 struct Running {
     handle: JoinHandle<Engine>,
@@ -71,11 +62,12 @@ pub struct Controller {
     limit_strength: bool,
     uci_elo: u32,
     /// The grandmaster memory: advisor options, thread and requests.
-    memory: Memory,
+    advisor: AdvisorClient,
     own_book: bool,
     book: BookPlay,
-    /// The Polyglot book of `BookFile`, and a random state to pick by weight.
-    polyglot: Option<mach_advisor::polyglot::Book>,
+    /// The Polyglot book of `BookFile`.
+    polyglot: Option<Arc<mach_advisor::polyglot::Book>>,
+    /// A random state: book picks by weight, noise seeds.
     rng: u64,
 }
 
@@ -98,18 +90,14 @@ impl Controller {
             chess960: false,
             limit_strength: false,
             uci_elo: mach_engine::strength::MIN_ELO,
-            memory: Memory::new(),
+            advisor: AdvisorClient::new(),
             own_book: true,
             polyglot: None,
             rng: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
                 | 1,
-            book: BookPlay {
-                rules: mach_advisor::book::BookRules::default(),
-                margin: 50,
-                verify_nodes: 8_000,
-            },
+            book: BookPlay::default(),
         }
     }
 
@@ -143,7 +131,7 @@ impl Controller {
                     // Loading the advisor's index is what a GUI waits for
                     // with `isready`; mid-search, answer at once.
                     if self.running.is_none() && self.held.is_none() && self.pending.is_empty() {
-                        self.memory.ensure_open();
+                        self.advisor.ensure_open();
                     }
                     send("readyok")
                 }
@@ -315,14 +303,14 @@ impl Controller {
             | Change::AdvisorPlans(_)
             | Change::AdvisorTime(_)
             | Change::AdvisorMode(_)
-            | Change::AdvisorTree(_) => self.memory.set_option(change),
+            | Change::AdvisorTree(_) => self.advisor.set_option(change),
             Change::OwnBook(on) => self.own_book = on,
             Change::BookFile(None) => self.polyglot = None,
             Change::BookFile(Some(path)) => {
                 self.polyglot = match mach_advisor::polyglot::Book::open(&path) {
                     Ok(b) => {
                         info_string(&format!("BookFile {}: {} entries", path.display(), b.len()));
-                        Some(b)
+                        Some(Arc::new(b))
                     }
                     Err(e) => {
                         info_string(&format!("BookFile: {e}; playing without it"));
@@ -411,35 +399,20 @@ impl Controller {
         }
     }
 
-    /// The book, if this search may play from it: not when analysing
-    /// (infinite, ponder, searchmoves, mate, MultiPV).
-    fn book_for(&self, limits: &Limits) -> Option<BookPlay> {
-        (self.own_book && !self.analysing(limits)).then_some(self.book)
-    }
-
-    /// A move of the `BookFile` book for this search, picked by weight;
-    /// never when analysing.
-    fn polyglot_move(&mut self, limits: &Limits) -> Option<shakmaty::Move> {
-        if self.polyglot.is_none() || self.analysing(limits) {
+    /// The books this search may play from: none when analysing
+    /// (infinite, ponder, searchmoves, mate, MultiPV). `memory` says whether
+    /// the grandmaster memory was asked.
+    fn books(&mut self, limits: &Limits, memory: bool) -> Option<Books> {
+        if self.analysing(limits) {
             return None;
         }
-        let r = (self.random() >> 11) as f64 / (1u64 << 53) as f64;
-        let moves = self.polyglot.as_ref()?.moves(&self.root);
-        let m = mach_advisor::polyglot::pick_from(&moves, r)?;
-        let total: u32 = moves.iter().map(|(_, w)| *w as u32).sum();
-        let list: Vec<String> = moves
-            .iter()
-            .map(|(m, w)| {
-                let share = 100.0 * *w as f64 / total as f64;
-                format!("{} {share:.0}%", board::uci(*m, self.chess960))
-            })
-            .collect();
-        info_string(&format!(
-            "BookFile: {} ({})",
-            board::uci(m, self.chess960),
-            list.join(", ")
-        ));
-        Some(m)
+        let draw = (self.random() >> 11) as f64 / (1u64 << 53) as f64;
+        let file = self.polyglot.clone().map(|b| (b, draw));
+        Some(Books {
+            play: self.book,
+            memory: memory && self.own_book,
+            file,
+        })
     }
 
     /// The next number of an xorshift64: variety between games (book
@@ -461,14 +434,9 @@ impl Controller {
             || self.multipv > 1
     }
 
-    /// Plays from the Polyglot book, or starts a search thread for `go`.
+    /// Starts a search thread for `go` (which may answer from a book).
     fn go(&mut self, go: Box<Go>, control: Arc<SearchControl>) {
         let limits = self.limits(&go);
-        if let Some(m) = self.polyglot_move(&limits) {
-            // Played from the Polyglot book: no search, one bestmove.
-            search_thread::bestmove(Some(m), None, self.chess960);
-            return;
-        }
         let engine = self
             .engine
             .take()
@@ -484,24 +452,23 @@ impl Controller {
             ..SearchOptions::default()
         };
 
-        // Advice: asked for now (see `Memory::request_for` for whether the
-        // search waits for it).
-        self.memory.ensure_open();
+        // Advice: asked for now (see `AdvisorClient::request_for` for whether
+        // the search waits for it).
+        self.advisor.ensure_open();
         let fixed = go.depth.is_some() || go.nodes.is_some();
-        let may_book = self.book_for(&limits);
+        let may_book = self.own_book && !self.analysing(&limits);
         let mut wait = None;
         let mut prefetch = None;
-        let mut book = None;
         // A limited strength plays without the advice: its levels were
         // measured so, and the advice would make it stronger than it says.
         let asked = if options.strength.is_some() {
             None
         } else {
-            self.memory
-                .request_for(&self.root, &limits, fixed, may_book.is_some(), chess960)
+            self.advisor
+                .request_for(&self.root, &limits, fixed, may_book, chess960)
         };
+        let books = self.books(&limits, asked.is_some());
         if let Some(asked) = asked {
-            book = may_book;
             wait = asked.wait;
             options.advice = asked.advice;
             options.tree = asked.tree;
@@ -518,9 +485,9 @@ impl Controller {
             chess960,
             hash_mb: self.hash_mb,
             threads: self.threads,
-            weights: self.memory.weights,
+            weights: self.advisor.weights,
             wait,
-            book,
+            books,
             prefetch,
             done: self.tx.clone(),
         };

@@ -265,7 +265,7 @@ pub enum Change {
     AdviceWeight(i32),
     AdviceSimilarWeight(i32),
     AdvisorTopK(usize),
-    AdvisorMode(mach_advisor::search::Mode),
+    AdvisorMode(mach_advisor::retrieval::Mode),
     AdvisorTree(bool),
     AdvisorPlans(bool),
     AdvisorTime(bool),

@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use mach_engine::SearchControl;
 
-use crate::uci::controller::{Controller, Msg};
+use crate::uci::controller::Controller;
+use crate::uci::msg::Msg;
 use crate::uci::options;
 use crate::uci::output::{info_string, send};
 use crate::uci::protocol::{self, Command};
