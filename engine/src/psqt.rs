@@ -1,61 +1,8 @@
 //! Every evaluation number in one place.
 //!
-//! Written by `mach tune` (Texel tuning, `uci/src/tune`): every weight
-//! below except the phase increments and mobility maxima was fitted by
-//! logistic regression of the evaluation on game results or on labelled
-//! evaluations (see the Data line; with `--anchor`
-//! the material values and each table's mean stay the start's; with
-//! `--fit` only the groups it names were fitted: see the Fit line). Re-run the tune rather than editing by hand. Tables are listed rank 8 first, so index 0
-//! is a8. White reads `TABLE[sq ^ 56]`, black reads `TABLE[sq]` (sq with
-//! a1 = 0).
-//!
-//! This file's history: material and piece-square tables are PeSTO's, by
-//! Ronald Friederich (Rofchade), Texel-tuned on quiet positions of engine
-//! games and published on the Chess Programming Wiki ("PeSTO's Evaluation
-//! Function"). Mobility, bishop pair and tempo were provisional values of the
-//! usual order (mobility the linear weights written out per count) until they
-//! were fitted last (below). The king-attack table was fitted first, with
-//! every other weight kept (`mach tune self-sf5k.epd p300k-sf5k.epd
-//! --from-psqt --fit king-attack --batch 4096 --epochs 100 --positions 600000
-//! --seed 41`), then the safe-check table, with every other weight kept (the
-//! same with `--fit checks`). The first file is the quiet positions of 4,308
-//! of Mach's own games (`mach match --nodes 5000`), the second 300,000 of the
-//! 173k grandmaster games, each labelled by a 5,000-node search of Stockfish
-//! 15.1 (`tools/label.py`; README, "Re-fitting the evaluation"). Then the
-//! king-attack table was split by whether the attacking side has its queen
-//! (rows 4-7 for a side with one) and fitted again alone, from the table
-//! before (the same with `--fit king-attack`, held-out loss 0.016147 ->
-//! 0.016142). Then the weak squares of the enemy king's zone (KING_WEAK) were
-//! added and fitted alone, every other weight kept (`--fit king-weak`,
-//! held-out 0.016170 -> 0.016168). Then mobility onto enemy pieces (TARGETS)
-//! was added and fitted alone, every other weight kept (`--fit targets`,
-//! held-out 0.016290 -> 0.015930). Then TARGETS got rows for the pawns' and
-//! the king's attacks and was fitted again alone, from the table before
-//! (held-out 0.015702 -> 0.015511). Then pawn mobility (PAWN_PUSH: what
-//! stands on the square ahead of each pawn, by rank) was added and fitted
-//! alone, every other weight kept (`--fit pawn-push`, held-out 0.015422 ->
-//! 0.014644). Then the bishops' and rooks' reach became x-rays (a bishop sees
-//! through its side's queens, a rook through its side's rooks and queens),
-//! and mobility, bishop pair, king attack, safe checks, weak king-zone
-//! squares, targets, pawn mobility and tempo were fitted together from the
-//! tables before, material and piece-square tables kept (the same with `--fit
-//! mobility,pair,king-attack,checks,king-weak,targets,pawn-push,tempo`,
-//! held-out 0.014756 -> 0.014414). Then pawn mobility by count (PAWN_PATH:
-//! how far up its file each pawn could walk, through pieces, to the first
-//! pawn or square an enemy pawn attacks) was added, and every group but the
-//! material was fitted together again, the piece-square tables with them,
-//! each keeping its mean (`--anchor`), on the two files and a third: 200,000
-//! quiet positions of 4,776 games of the last two sessions' SPRTs (`mach
-//! match` at 20,000 nodes and at 1+0.01, Mach against Mach), labelled the
-//! same way, from the tables before (held-out 0.015000 -> 0.014230; the same
-//! fit without PAWN_PATH, held-out 0.014420, was kept one step before:
-//! docs/tests.md). Then the pawns as each king sees them (KING_PAWNS: a
-//! piece-square table of each side's own and the enemy's pawns, seen from the
-//! side's end with the king's wing mirrored to files e-h, by the king's file)
-//! were added, and every group but the material was fitted together again,
-//! each piece-square table keeping its mean, on the three files and a fourth:
-//! 193,994 quiet positions of 5,083 games of the last session's SPRTs,
-//! labelled the same way, by the command below.
+//! Written by `mach tune` by the command below (docs/tuning.md: how, and how
+//! these numbers came to be); re-run it rather than editing by hand. Tables
+//! are listed rank 8 first: White reads `TABLE[sq ^ 56]`, black `TABLE[sq]` (a1 = 0).
 //!
 //! Command: `mach tune /tmp/self-sf5k.epd /tmp/p300k-sf5k.epd /tmp/new200k-sf5k.epd /tmp/n3-sf5k.epd --from-psqt --anchor --fit pst,mobility,pair,king-attack,checks,king-weak,targets,pawn-push,pawn-path,tempo,king-pawns --batch 4096 --epochs 100 --positions 1200000 --seed 41 --out /tmp/kp4.rs`
 //! Data: /tmp/self-sf5k.epd, /tmp/p300k-sf5k.epd, /tmp/new200k-sf5k.epd, /tmp/n3-sf5k.epd; 856409 quiet positions (770882 train, 85527 held out, labelled by ce), seed 41.

@@ -33,14 +33,9 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
     s.push_str(
         "//! Every evaluation number in one place.\n\
          //!\n\
-         //! Written by `mach tune` (Texel tuning, `uci/src/tune`): every weight\n\
-         //! below except the phase increments and mobility maxima was fitted by\n\
-         //! logistic regression of the evaluation on game results or on labelled\n\
-         //! evaluations (see the Data line; with `--anchor`\n\
-         //! the material values and each table's mean stay the start's; with\n\
-         //! `--fit` only the groups it names were fitted: see the Fit line). Re-run the tune rather than editing by hand. Tables are listed rank 8 first, so index 0\n\
-         //! is a8. White reads `TABLE[sq ^ 56]`, black reads `TABLE[sq]` (sq with\n\
-         //! a1 = 0).\n\
+         //! Written by `mach tune` by the command below (docs/tuning.md: how, and how\n\
+         //! these numbers came to be); re-run it rather than editing by hand. Tables\n\
+         //! are listed rank 8 first: White reads `TABLE[sq ^ 56]`, black `TABLE[sq]` (a1 = 0).\n\
          //!\n",
     );
     for line in provenance {
@@ -216,5 +211,13 @@ mod tests {
         ] {
             assert_eq!(numbers_of(&src, name), numbers_of(today, name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_compiled_tables_carry_the_short_header_a_tune_writes() {
+        let src = psqt_source(&compiled_weights(), &["Command: `mach tune`".into()]);
+        let today = include_str!("../../../engine/src/psqt.rs");
+        let header = |s: &str| s[..s.find("//! Command:").unwrap()].to_string();
+        assert_eq!(header(today), header(&src));
     }
 }
