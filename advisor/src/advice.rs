@@ -32,10 +32,10 @@ use std::time::Instant;
 use shakmaty::{Chess, Move, Position};
 
 use crate::chunks::plans::PlanTerm;
+use crate::error::Error;
 use crate::index::AdvisorIndex;
 use crate::retrieval::{Hit, QueryOptions};
 use crate::store::{decode_played, encode_move, encode_played};
-use crate::Error;
 
 /// One suggested move.
 #[derive(Clone, Debug)]

@@ -18,13 +18,13 @@ use shakmaty::{zobrist::Zobrist64, EnPassantMode, Position};
 use tantivy::merge_policy::NoMergePolicy;
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
+use crate::error::Error;
 use crate::index::{register_tokenizer, schema, size_on_disk, Fields, Meta, CHUNKS_FILE, FORMAT};
 use crate::pgn::{read_games, GameRecord};
 use crate::publish;
 use crate::source::Source;
 use crate::store::{encode_played, read_keys, write_keys, GameWriter, KeyEntry};
 use crate::terms::{meta as term_meta, write_document};
-use crate::Error;
 
 #[derive(Clone, Debug)]
 pub struct BuildOptions {

@@ -7,7 +7,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::Error;
+use crate::error::Error;
 
 /// The files covered, in the order they are listed.
 pub const FILES: [&str; 5] = [

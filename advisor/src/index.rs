@@ -17,8 +17,8 @@ use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextO
 use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
 use tantivy::{Index, IndexReader, ReloadPolicy};
 
+use crate::error::Error;
 use crate::store::{Games, Keys};
-use crate::Error;
 
 /// Bumped whenever anything on disk changes meaning (terms, fields, stores).
 /// 4: `sums.txt` (checksums of Mach's own files) is required.

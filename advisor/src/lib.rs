@@ -6,6 +6,7 @@ pub mod book;
 pub mod build;
 pub mod checksum;
 pub mod chunks;
+pub mod error;
 pub mod index;
 pub mod page_cache;
 pub mod pgn;
@@ -18,26 +19,5 @@ pub mod store;
 pub mod terms;
 pub mod tree;
 
-use std::path::PathBuf;
-
+pub use error::Error;
 pub use index::AdvisorIndex;
-
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    #[error("index: {0}")]
-    Tantivy(#[from] tantivy::TantivyError),
-    #[error("not a Mach index: {0}")]
-    NotAnIndex(String),
-    #[error("the index at {} has format {found}; this mach reads format {expected}: rebuild it with `mach index`", path.display())]
-    Version {
-        path: PathBuf,
-        found: u32,
-        expected: u32,
-    },
-    #[error("corrupt index: {0}")]
-    Corrupt(String),
-    #[error("{0}")]
-    Input(String),
-}

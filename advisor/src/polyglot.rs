@@ -15,9 +15,9 @@ use std::path::Path;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
 
+use crate::error::Error;
 use crate::index::AdvisorIndex;
 use crate::store::decode_move;
-use crate::Error;
 
 /// Size of one entry in bytes.
 pub const ENTRY_BYTES: usize = 16;

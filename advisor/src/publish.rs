@@ -14,8 +14,8 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+use crate::error::Error;
 use crate::index::{size_on_disk, META_MARK};
-use crate::Error;
 
 /// The right to build the index at `out`, held until dropped.
 pub struct Slot {

@@ -7,9 +7,9 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, Term};
 
+use crate::error::Error;
 use crate::index::AdvisorIndex;
 use crate::terms;
-use crate::Error;
 
 /// One retrieved position.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,10 +15,10 @@ use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
 
 use crate::advice::Advice;
 use crate::book::BookMove;
+use crate::error::Error;
 use crate::index::AdvisorIndex;
 use crate::retrieval::QueryOptions;
 use crate::tree::{TreeRules, TreeTable};
-use crate::Error;
 
 pub struct Request {
     pub id: u64,

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::PathBuf;
 
-use crate::Error;
+use crate::error::Error;
 
 /// One PGN input of `mach index`.
 #[derive(Clone, Debug)]

@@ -12,8 +12,8 @@ use std::path::Path;
 
 use shakmaty::{Chess, Move, Position, Role, Square};
 
+use crate::error::Error;
 use crate::pgn::{GameRecord, GameResult};
-use crate::Error;
 
 /// Moves packed in 16 bits: from | to << 6 | promotion role << 12 (castling
 /// as king to rook, as shakmaty represents it).

@@ -79,7 +79,7 @@ impl Library {
     }
 
     /// Every `*.chunk` file of a directory (in name order), or one file.
-    pub fn load(path: &Path) -> Result<Library, crate::Error> {
+    pub fn load(path: &Path) -> Result<Library, crate::error::Error> {
         let mut files = Vec::new();
         if path.is_dir() {
             for e in std::fs::read_dir(path)? {
@@ -90,7 +90,7 @@ impl Library {
             }
             files.sort();
             if files.is_empty() {
-                return Err(crate::Error::Input(format!(
+                return Err(crate::error::Error::Input(format!(
                     "no .chunk file in {}",
                     path.display()
                 )));
@@ -101,11 +101,11 @@ impl Library {
         let mut texts = Vec::new();
         for f in &files {
             let t = std::fs::read_to_string(f)
-                .map_err(|e| crate::Error::Input(format!("{}: {e}", f.display())))?;
+                .map_err(|e| crate::error::Error::Input(format!("{}: {e}", f.display())))?;
             texts.push((f.display().to_string(), t));
         }
         Library::from_sources(texts.iter().map(|(n, t)| (n.as_str(), t.as_str())))
-            .map_err(|e| crate::Error::Input(e.to_string()))
+            .map_err(|e| crate::error::Error::Input(e.to_string()))
     }
 
     /// Re-reads the concatenated text stored in an index.

@@ -7,6 +7,7 @@
 //! - [`relations`]: attack `b>Nc3`, defence `Q<Pe4` and x-ray `r=Qf3`;
 //! - [`pawns`]: pawn structure (isolated, doubled, passed, protected passed,
 //!   backward, chains, islands);
+//! - [`notation`]: how a piece on a square is written (`Nc3`, `bg7`);
 //! - [`meta`]: side to move, and the material signature and game phase that
 //!   retrieval uses to pre-filter.
 //!
@@ -16,34 +17,13 @@
 
 pub mod chunks;
 pub mod meta;
+pub mod notation;
 pub mod pawns;
 pub mod pieces;
 pub mod reach;
 pub mod relations;
 
-use shakmaty::{Chess, Color, Piece, Role, Square};
-
-/// A piece's letter: upper case for white, lower case for black.
-pub fn piece_char(piece: Piece) -> char {
-    let c = piece.role.char();
-    match piece.color {
-        Color::White => c.to_ascii_uppercase(),
-        Color::Black => c,
-    }
-}
-
-/// `Nc3`, `bg7`.
-pub fn piece_on(piece: Piece, sq: Square) -> String {
-    let mut s = String::with_capacity(3);
-    s.push(piece_char(piece));
-    s.push_str(&sq.to_string());
-    s
-}
-
-/// Role letter for the side, e.g. `P`/`p`.
-pub fn pawn_char(color: Color) -> char {
-    piece_char(Role::Pawn.of(color))
-}
+use shakmaty::Chess;
 
 /// The text indexed for a position: whitespace-separated terms, reach terms
 /// repeated by weight bucket (see [`reach::repetitions`]).

@@ -11,7 +11,7 @@
 
 use shakmaty::{attacks, Bitboard, Chess, Color, File, Position, Rank, Square};
 
-use super::pawn_char;
+use super::notation::pawn_char;
 
 fn file_bb(f: File) -> Bitboard {
     Bitboard::from_file(f)

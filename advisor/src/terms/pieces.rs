@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Position};
 
-use super::piece_on;
+use super::notation::piece_on;
 
 pub fn terms(pos: &Chess) -> Vec<String> {
     pos.board()

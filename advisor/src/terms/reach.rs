@@ -12,7 +12,7 @@
 
 use shakmaty::{attacks, Chess, Position, Role, Square};
 
-use super::piece_on;
+use super::notation::piece_on;
 
 /// Repetitions of a piece-on-square term (weight 1) in a document.
 pub const ON_SQUARE_REPETITIONS: usize = 4;

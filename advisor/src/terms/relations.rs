@@ -9,7 +9,7 @@
 
 use shakmaty::{attacks, Bitboard, Chess, Position, Role};
 
-use super::{piece_char, piece_on};
+use super::notation::{piece_char, piece_on};
 
 pub fn terms(pos: &Chess) -> Vec<String> {
     let board = pos.board();

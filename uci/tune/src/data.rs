@@ -9,7 +9,7 @@ use mach_engine::see::value;
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::features::{extract, Features};
-use super::Rng;
+use super::rng::Rng;
 
 /// Plies skipped at the start of every game (book moves say little).
 pub const SKIP_PLIES: usize = 8;

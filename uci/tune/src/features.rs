@@ -271,7 +271,7 @@ mod tests {
 
     /// Positions of a pseudo-random game walk from `fen`, up to `plies` deep.
     fn walk(seed: u64, plies: usize) -> Vec<Chess> {
-        let mut rng = super::super::Rng::new(seed);
+        let mut rng = super::super::rng::Rng::new(seed);
         let mut pos = Chess::default();
         let mut out = vec![pos.clone()];
         for _ in 0..plies {

@@ -5,7 +5,7 @@
 
 use super::data::Dataset;
 use super::features::{MATERIAL_AT, N_PARAMS, PST_AT, TEMPO_AT};
-use super::Rng;
+use super::rng::Rng;
 use mach_engine::psqt::PHASE_MAX;
 
 /// Evaluation of position `i` from White's side with weights `w` (the

@@ -17,7 +17,7 @@ use shakmaty::{Color, Position};
 use super::data::{is_quiet, Dataset};
 use super::features::extract;
 use super::fit::sigmoid;
-use super::Rng;
+use super::rng::Rng;
 
 /// Labels beyond this are mate scores or lost positions: they say nothing
 /// a centipawn evaluation can match, so such lines are skipped.
