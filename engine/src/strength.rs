@@ -1,7 +1,7 @@
 //! Limited strength (`UCI_LimitStrength`/`UCI_Elo`): a person picks an Elo,
 //! the search gets a node budget per move and noise on its evaluation.
 //! Both are interpolated between points measured against Stockfish's own
-//! limited levels (README, "Playing at a chosen strength"), so the scale is
+//! limited levels (docs/measurements.md, the strength scale), so the scale is
 //! Stockfish 15.1's `UCI_Elo` (measured at 5+0.05; both sides' play there
 //! hardly depends on the clock). A limited search runs on one thread, so
 //! its budget is exact whatever `Threads` says.
@@ -21,7 +21,7 @@ pub struct Strength {
 }
 
 /// `(Elo, nodes per move, evaluation noise)`, strongest last, on the scale
-/// of Stockfish 15.1's `UCI_Elo` (README, "Playing at a chosen strength").
+/// of Stockfish 15.1's `UCI_Elo` (docs/measurements.md, the strength scale).
 /// From 73 to 195,000 nodes: the weighted least-squares line through eight
 /// node budgets (64 to 262,144) played against Stockfish's levels, 70 Elo
 /// per doubling. Below: 32 nodes with up to 300 cp of noise scored -275 ±

@@ -3,7 +3,7 @@
 //! blank, and the DOM (after the page's script ran) must have the boards,
 //! arrows, tables and chart in the right numbers. Without Chromium these
 //! tests say "not run" and pass. `MACH_SCREENSHOTS=docs` keeps the
-//! screenshots in `docs/` (the README's).
+//! screenshots in `docs/`.
 
 mod common;
 

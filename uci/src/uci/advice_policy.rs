@@ -24,7 +24,7 @@ pub struct Weights {
 
 /// Smallest share and games for advice to be trusted with the time: exact
 /// advice with a share of 0.5 or more was the grandmaster's move 67% of the
-/// time and never worse than Mach's own (the README's calibration).
+/// time and never worse than Mach's own (docs/memory.md, the calibration).
 pub const TRUST_SHARE: f32 = 0.5;
 pub const TRUST_GAMES: u32 = 4;
 

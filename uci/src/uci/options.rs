@@ -29,10 +29,10 @@ pub enum Kind {
 }
 
 /// Centipawns for a move every grandmaster who reached this very position
-/// chose (`AdviceWeight`). Measured: see the README's advice rows.
+/// chose (`AdviceWeight`). Measured: docs/memory.md.
 pub const ADVICE_WEIGHT: i32 = 40;
 /// Centipawns for a move every grandmaster in a *similar* position chose
-/// (`AdviceSimilarWeight`). 0: the calibration (README, "Trust where it is
+/// (`AdviceSimilarWeight`). 0: the calibration (docs/memory.md, "Trust where it is
 /// earned") found similar-position advice worse than Mach's own move in 65%
 /// of the positions where they differ, in every bucket of share, games and
 /// similarity; exact advice was never worse and better in 18%.
@@ -123,7 +123,7 @@ pub const OPTIONS: &[OptionDef] = &[
         },
     },
     // How similar positions are found: BM25 over terms (chunks included),
-    // MACH's chunk filters, or both (advisor/src/search.rs, `Mode`).
+    // MACH's chunk filters, or both (advisor/src/retrieval.rs, `Mode`).
     OptionDef {
         name: "AdvisorMode",
         kind: Kind::Combo {
@@ -158,7 +158,7 @@ pub const OPTIONS: &[OptionDef] = &[
         },
     },
     // The exact memory as a book (advisor/src/book.rs); `Advisor=false` turns it off too.
-    // On: with the advice it passed an SPRT against no memory (README, "The grandmaster memory").
+    // On: with the advice it passed an SPRT against no memory (docs/memory.md).
     OptionDef {
         name: "OwnBook",
         kind: Kind::Check { default: true },
