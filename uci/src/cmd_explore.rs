@@ -1,8 +1,18 @@
 //! `mach explore [--index DIR] [--port 8000]`: the advice page served on the loopback address,
 //! with a form for a FEN or moves and a link on every suggested move that goes one ply deeper.
+//!
+//! The HTTP side bounds everything a client controls: each connection is served on a
+//! thread of its own (at most [`MAX_CONNECTIONS`] at once), must send its whole
+//! request within [`REQUEST_TIME`], with at most [`MAX_HEAD`] bytes of request line
+//! and headers and [`MAX_BODY`] of body, for a `Host` that names this server, and
+//! from no other origin; a line asked for has at most [`MAX_PLIES`] moves.
 
-use std::io::Read as _;
+use std::io::{Read, Write};
+use std::net::{IpAddr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use mach_advisor::search::QueryOptions;
 use mach_advisor::AdvisorIndex;
@@ -21,7 +31,8 @@ pub struct Args {
     /// Port to listen on (0: any free port; the address is printed).
     #[arg(long, default_value_t = 8000)]
     port: u16,
-    /// Address to listen on. Only the loopback address unless you say otherwise.
+    /// Address to listen on. Only the loopback address unless you say otherwise;
+    /// requests must name 127.0.0.1, localhost, [::1], this address or the one they came to.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
     /// Games to retrieve per position.
@@ -29,73 +40,528 @@ pub struct Args {
     top: usize,
 }
 
-/// Largest form body read (a PGN's moves fit many times over).
-const MAX_BODY: u64 = 256 * 1024;
+/// Largest form body read (a PGN's moves fit many times over); a longer one is refused.
+const MAX_BODY: usize = 256 * 1024;
+/// Largest request line and headers: a link to a line of [`MAX_PLIES`] moves fits.
+const MAX_HEAD: usize = 64 * 1024;
+/// Most header fields in a request.
+const MAX_HEADERS: usize = 64;
+/// Time a client has, from its connection, to send its whole request.
+const REQUEST_TIME: Duration = Duration::from_secs(10);
+/// Time a client has to take the answer.
+const WRITE_TIME: Duration = Duration::from_secs(10);
+/// Connections served at once; more are told to come back (503).
+const MAX_CONNECTIONS: usize = 32;
+/// Longest line a request may ask for, in plies: games end long before.
+const MAX_PLIES: usize = 2000;
+/// What a refused client may still have on its way and is read (then dropped),
+/// so that closing does not reset the connection before it reads the answer.
+const MAX_DRAIN: usize = 256 * 1024;
+/// How long that reading lasts at most.
+const DRAIN_TIME: Duration = Duration::from_secs(1);
 
-/// Serves pages until killed; one request at a time.
+/// What every connection's thread shares.
+struct Site {
+    index: AdvisorIndex,
+    o: QueryOptions,
+    hosts: Hosts,
+}
+
+/// What a `Host` header may say.
+struct Hosts {
+    /// The names it may give, besides the address a connection came to.
+    names: Vec<String>,
+    /// The port listened on.
+    port: u16,
+}
+
+/// Serves pages until killed, each connection on a thread of its own.
 pub fn run(a: &Args) -> Result<(), String> {
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
     let index = AdvisorIndex::open(&dir).map_err(|e| {
         format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
     })?;
-    let server = tiny_http::Server::http((a.host.as_str(), a.port))
+    let listener = TcpListener::bind((a.host.as_str(), a.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", a.host, a.port))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .ok_or("the server has no IP address")?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("the server has no address: {e}"))?;
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "mach explore: warning: listening on {addr}, beyond the loopback address: \
+             anyone who can reach this machine there can use this page and its CPU"
+        );
+    }
     println!(
         "mach explore: listening on http://{addr}/ (index {})",
         dir.display()
     );
-    use std::io::Write as _;
     let _ = std::io::stdout().flush();
-    let o = QueryOptions {
-        k: a.top,
-        ..QueryOptions::default()
-    };
-    for mut req in server.incoming_requests() {
-        let url = req.url().to_string();
-        let mut body = String::new();
-        if *req.method() == tiny_http::Method::Post {
-            let _ = req.as_reader().take(MAX_BODY).read_to_string(&mut body);
-        }
-        let (status, page) = if url.starts_with("/?") || url == "/" || url.starts_with("/advise") {
-            let query = url.split_once('?').map_or("", |(_, q)| q).to_string();
-            let page = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                answer(&index, &o, &query, &body)
-            }))
-            .unwrap_or_else(|_| {
-                log::error!("explore: a request panicked: {url}");
-                error_page(
-                    None,
-                    "internal error while answering (see the server's log)",
-                )
-            });
-            (200, page)
-        } else {
-            (404, error_page(None, &format!("no page {url}")))
+    let site = Arc::new(Site {
+        index,
+        o: QueryOptions {
+            k: a.top,
+            ..QueryOptions::default()
+        },
+        hosts: Hosts::new(&a.host, addr.port()),
+    });
+    let active = Arc::new(AtomicUsize::new(0));
+    for conn in listener.incoming() {
+        let stream = match conn {
+            Ok(s) => s,
+            Err(e) => {
+                // Out of file descriptors, most likely: wait for some to close.
+                log::warn!("explore: cannot accept a connection: {e}");
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
         };
-        let header = tiny_http::Header::from_bytes("Content-Type", "text/html; charset=utf-8")
-            .expect("a valid header");
-        // The page is whole before it is sent: a Content-Length, never
-        // chunks (tiny_http chunks bodies over 32 KB, which plain clients
-        // and scripts reading the socket to its end get wrong).
-        let resp = tiny_http::Response::from_string(page)
-            .with_status_code(status)
-            .with_header(header)
-            .with_chunked_threshold(usize::MAX);
-        if let Err(e) = req.respond(resp) {
-            log::warn!("explore: cannot answer {url}: {e}");
+        if active.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            busy(stream);
+            continue;
+        }
+        let slot = Slot::take(&active);
+        let site = Arc::clone(&site);
+        let spawned = std::thread::Builder::new()
+            .name("explore-connection".into())
+            // The main thread's size, which answered every request before.
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let _slot = slot;
+                serve(&site, stream);
+            });
+        if let Err(e) = spawned {
+            log::warn!("explore: cannot start a thread for a connection: {e}");
         }
     }
     Ok(())
 }
 
+impl Hosts {
+    /// The `Host` names answered when listening on `host`: the loopback names, and
+    /// `host` itself (an IPv6 address in brackets, as a `Host` header writes it).
+    fn new(host: &str, port: u16) -> Hosts {
+        let mut names: Vec<String> = ["127.0.0.1", "localhost", "[::1]"]
+            .map(String::from)
+            .to_vec();
+        let host = host.trim().to_ascii_lowercase();
+        names.push(match host.parse::<IpAddr>() {
+            Ok(IpAddr::V6(ip)) => format!("[{ip}]"),
+            _ => host,
+        });
+        Hosts { names, port }
+    }
+
+    /// Whether `hostport` (a `Host` header, or an origin without its scheme) names
+    /// this server: one of its names or the address `local` the connection came to,
+    /// and its port (80 when none is written).
+    fn names_this_server(&self, hostport: &str, local: Option<SocketAddr>) -> bool {
+        let hostport = hostport.trim().to_ascii_lowercase();
+        let (name, port) = match hostport.rfind(':') {
+            Some(i) if !hostport[i..].contains(']') => (&hostport[..i], Some(&hostport[i + 1..])),
+            _ => (hostport.as_str(), None),
+        };
+        let port = match port {
+            Some(p) => p.parse::<u16>().ok(),
+            None => Some(80),
+        };
+        if port != Some(self.port) || name.is_empty() {
+            return false;
+        }
+        // An IPv4 client of a `::` listener came to an IPv4-mapped address.
+        let came_to = local.map(|a| match a.ip().to_canonical() {
+            IpAddr::V4(ip) => ip.to_string(),
+            IpAddr::V6(ip) => format!("[{ip}]"),
+        });
+        self.names.iter().any(|n| n == name) || came_to.as_deref() == Some(name)
+    }
+}
+
+/// One of the [`MAX_CONNECTIONS`] places, given back when dropped (also when its thread panics).
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(active: &Arc<AtomicUsize>) -> Slot {
+        active.fetch_add(1, Ordering::SeqCst);
+        Slot(Arc::clone(active))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Tells a connection over [`MAX_CONNECTIONS`] to come back later (a few bytes into a
+/// fresh socket's buffer: the accept loop does not wait on the client).
+fn busy(mut stream: TcpStream) {
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
+    let text = "too many connections at once: retry in a moment\n";
+    let _ = stream.write_all(
+        format!(
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n\
+             Content-Length: {}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n{text}",
+            text.len()
+        )
+        .as_bytes(),
+    );
+}
+
+/// A request read whole.
+struct Request {
+    method: String,
+    target: String,
+    headers: Vec<(String, Vec<u8>)>,
+    body: Vec<u8>,
+}
+
+impl Request {
+    /// The values of the header `name` (case-insensitive), as text.
+    fn all(&self, name: &str) -> impl Iterator<Item = String> + '_ {
+        let name = name.to_string();
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(&name))
+            .map(|(_, v)| String::from_utf8_lossy(v).trim().to_string())
+    }
+}
+
+/// An answer: a status and a page.
+struct Reply {
+    status: u16,
+    page: String,
+}
+
+impl Reply {
+    fn refuse(status: u16, message: &str) -> Reply {
+        Reply {
+            status,
+            page: error_page(None, message),
+        }
+    }
+}
+
+/// Why no request could be read: an answer to send, or nothing (the client left).
+enum Failed {
+    Answer(Reply),
+    Gone,
+}
+
+impl From<Reply> for Failed {
+    fn from(r: Reply) -> Failed {
+        Failed::Answer(r)
+    }
+}
+
+/// Reads one request from `stream`, answers it and closes the connection.
+fn serve(site: &Site, mut stream: TcpStream) {
+    let deadline = Instant::now() + REQUEST_TIME;
+    let _ = stream.set_write_timeout(Some(WRITE_TIME));
+    let local = stream.local_addr().ok();
+    let (reply, head_only, unread) = match read_request(site, &mut stream, local, deadline) {
+        Ok(req) => {
+            let head_only = req.method == "HEAD";
+            (answer_request(site, &req), head_only, false)
+        }
+        Err(Failed::Answer(r)) => (r, false, true),
+        Err(Failed::Gone) => return,
+    };
+    let mut out = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
+         X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nCache-Control: no-store\r\n\
+         Connection: close\r\n\r\n",
+        reply.status,
+        reason(reply.status),
+        reply.page.len()
+    )
+    .into_bytes();
+    if !head_only {
+        out.extend_from_slice(reply.page.as_bytes());
+    }
+    if let Err(e) = stream.write_all(&out).and_then(|()| stream.flush()) {
+        log::warn!("explore: cannot answer: {e}");
+        return;
+    }
+    let _ = stream.shutdown(Shutdown::Write);
+    if unread {
+        drain(&mut stream);
+    }
+}
+
+/// Reads (and drops) what a refused client still sends, within bounds.
+fn drain(stream: &mut TcpStream) {
+    let until = Instant::now() + DRAIN_TIME;
+    let mut buf = [0u8; 8192];
+    let mut read = 0;
+    while read < MAX_DRAIN {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            break;
+        }
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+    }
+}
+
+/// Reads into `buf` before `deadline`: the bytes read (0 when the client closed).
+fn read_before(
+    stream: &mut TcpStream,
+    buf: &mut [u8],
+    deadline: Instant,
+) -> std::io::Result<usize> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(std::io::ErrorKind::TimedOut.into());
+    }
+    stream.set_read_timeout(Some(left))?;
+    loop {
+        match stream.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => return r,
+        }
+    }
+}
+
+/// The answer to a client too slow to send its request.
+fn too_slow() -> Failed {
+    Failed::Answer(Reply::refuse(
+        408,
+        &format!(
+            "the request did not arrive whole within {} s",
+            REQUEST_TIME.as_secs()
+        ),
+    ))
+}
+
+/// Reads and checks one request: its head within [`MAX_HEAD`], its `Host` and
+/// `Origin`, then a body of at most [`MAX_BODY`], all before `deadline`.
+fn read_request(
+    site: &Site,
+    stream: &mut TcpStream,
+    local: Option<SocketAddr>,
+    deadline: Instant,
+) -> Result<Request, Failed> {
+    let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    let mut chunk = [0u8; 4096];
+    let (mut req, used) = loop {
+        if let Some(parsed) = parse_head(&buf)? {
+            break parsed;
+        }
+        if buf.len() >= MAX_HEAD {
+            return Err(Reply::refuse(
+                431,
+                &format!(
+                    "the request line and headers are longer than {} KiB",
+                    MAX_HEAD / 1024
+                ),
+            )
+            .into());
+        }
+        let room = chunk.len().min(MAX_HEAD - buf.len());
+        match read_before(stream, &mut chunk[..room], deadline) {
+            Ok(0) => return Err(Failed::Gone),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            // A connection opened and never used (browsers open some ahead) is just closed.
+            Err(_) if buf.is_empty() => return Err(Failed::Gone),
+            Err(e) if is_timeout(&e) => return Err(too_slow()),
+            Err(_) => return Err(Failed::Gone),
+        }
+    };
+    check_host(site, &req, local)?;
+    check_origin(site, &req, local)?;
+    if !matches!(req.method.as_str(), "GET" | "HEAD" | "POST") {
+        return Err(Reply::refuse(405, &format!("no method {} here", req.method)).into());
+    }
+    let length = body_length(&req)?;
+    let mut body = buf.split_off(used.min(buf.len()));
+    body.truncate(length);
+    if body.len() < length
+        && req
+            .all("expect")
+            .any(|v| v.eq_ignore_ascii_case("100-continue"))
+    {
+        let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+    }
+    body.reserve_exact(length - body.len());
+    while body.len() < length {
+        let room = chunk.len().min(length - body.len());
+        match read_before(stream, &mut chunk[..room], deadline) {
+            Ok(0) => return Err(Failed::Gone),
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+            Err(e) if is_timeout(&e) => return Err(too_slow()),
+            Err(_) => return Err(Failed::Gone),
+        }
+    }
+    req.body = body;
+    Ok(req)
+}
+
+/// Whether a read failed for want of time.
+fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    )
+}
+
+/// The request head in `buf` and its length, once it is whole.
+fn parse_head(buf: &[u8]) -> Result<Option<(Request, usize)>, Failed> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut parsed = httparse::Request::new(&mut headers);
+    match parsed.parse(buf) {
+        Ok(httparse::Status::Complete(used)) => Ok(Some((
+            Request {
+                method: parsed.method.unwrap_or("").to_string(),
+                target: parsed.path.unwrap_or("").to_string(),
+                headers: parsed
+                    .headers
+                    .iter()
+                    .map(|h| (h.name.to_string(), h.value.to_vec()))
+                    .collect(),
+                body: Vec::new(),
+            },
+            used,
+        ))),
+        Ok(httparse::Status::Partial) => Ok(None),
+        Err(httparse::Error::TooManyHeaders) => {
+            Err(Reply::refuse(431, &format!("more than {MAX_HEADERS} header fields")).into())
+        }
+        Err(e) => Err(Reply::refuse(400, &format!("not an HTTP request: {e}")).into()),
+    }
+}
+
+/// The body's length from `Content-Length`, refused when it is not a plain
+/// number, is over [`MAX_BODY`] or comes in chunks (before any of it is read).
+fn body_length(req: &Request) -> Result<usize, Failed> {
+    if req.all("transfer-encoding").next().is_some() {
+        return Err(
+            Reply::refuse(411, "send the form with a Content-Length, not in chunks").into(),
+        );
+    }
+    let mut length = None;
+    for v in req.all("content-length") {
+        if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(
+                Reply::refuse(400, &format!("a Content-Length of '{}'", shorten(&v))).into(),
+            );
+        }
+        // All digits: a number too big for usize is simply too big.
+        let n = v.parse::<usize>().unwrap_or(usize::MAX);
+        if length.is_some_and(|l| l != n) {
+            return Err(Reply::refuse(400, "two different Content-Lengths").into());
+        }
+        length = Some(n);
+    }
+    let length = length.unwrap_or(0);
+    if length > MAX_BODY {
+        return Err(Reply::refuse(
+            413,
+            &format!(
+                "a body of {} bytes: the most read is {} KiB",
+                shorten(&length.to_string()),
+                MAX_BODY / 1024
+            ),
+        )
+        .into());
+    }
+    Ok(length)
+}
+
+/// A client's text cut for a message.
+fn shorten(text: &str) -> String {
+    let cut: String = text.chars().take(40).collect();
+    if cut.len() < text.len() {
+        format!("{cut}...")
+    } else {
+        cut
+    }
+}
+
+/// Refuses a request whose `Host` is missing or names another server (a page of
+/// another site whose name was pointed at this machine: DNS rebinding).
+fn check_host(site: &Site, req: &Request, local: Option<SocketAddr>) -> Result<(), Failed> {
+    let hosts: Vec<String> = req.all("host").collect();
+    let [host] = hosts.as_slice() else {
+        return Err(Reply::refuse(400, "a request needs one Host header").into());
+    };
+    if site.hosts.names_this_server(host, local) {
+        return Ok(());
+    }
+    Err(Reply::refuse(
+        403,
+        &format!(
+            "this server does not answer for the host '{}': open http://127.0.0.1:{}/ \
+             (or start mach explore with --host NAME to serve it under that name)",
+            shorten(host),
+            site.hosts.port
+        ),
+    )
+    .into())
+}
+
+/// Refuses a request sent by a page of another origin (a form on another site
+/// posting here); requests with no `Origin` (typed, followed, or not from a browser) pass.
+fn check_origin(site: &Site, req: &Request, local: Option<SocketAddr>) -> Result<(), Failed> {
+    for origin in req.all("origin") {
+        let ours = origin
+            .strip_prefix("http://")
+            .is_some_and(|hp| site.hosts.names_this_server(hp, local));
+        if !ours {
+            return Err(Reply::refuse(
+                403,
+                &format!("requests from pages of {} are refused", shorten(&origin)),
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// The reason phrase of a status this server sends.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        _ => "Internal Server Error",
+    }
+}
+
+/// The page for a request that passed the checks.
+fn answer_request(site: &Site, req: &Request) -> Reply {
+    let url = &req.target;
+    if !(url.starts_with("/?") || url == "/" || url.starts_with("/advise")) {
+        return Reply::refuse(404, &format!("no page {}", shorten(url)));
+    }
+    let query = url.split_once('?').map_or("", |(_, q)| q);
+    let body: &[u8] = if req.method == "POST" { &req.body } else { &[] };
+    let page = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        answer(&site.index, &site.o, query, body)
+    }))
+    .unwrap_or_else(|_| {
+        log::error!("explore: a request panicked: {url}");
+        error_page(
+            None,
+            "internal error while answering (see the server's log)",
+        )
+    });
+    Reply { status: 200, page }
+}
+
 /// The form fields of the query string and the body.
-fn fields(query: &str, body: &str) -> Vec<(String, String)> {
+fn fields(query: &str, body: &[u8]) -> Vec<(String, String)> {
     form_urlencoded::parse(query.as_bytes())
-        .chain(form_urlencoded::parse(body.as_bytes()))
+        .chain(form_urlencoded::parse(body))
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect()
 }
@@ -110,27 +576,34 @@ fn line_of(fields: &[(String, String)]) -> Result<Line, String> {
             .map(|(_, v)| v.as_str())
     };
     if let Some(q) = get("q") {
-        return position_input::parse(q);
+        return position_input::parse(q, MAX_PLIES);
     }
     let start = match get("fen") {
         Some(f) => position_input::from_fen(f)?,
         None => position_input::from_moves("")?,
     };
-    position_input::extend(start, get("moves").unwrap_or(""))
+    position_input::extend_at_most(start, get("moves").unwrap_or(""), MAX_PLIES)
 }
 
 /// The URL of `line` one move `m` further.
 fn link(line: &Line, m: Move) -> String {
-    url_of(&line.then(m))
+    let next = mach_engine::board::uci(m, false);
+    url_for(
+        line.fen.as_deref(),
+        line.moves
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(next.as_str())),
+    )
 }
 
-/// The URL that shows `line`.
-fn url_of(line: &Line) -> String {
+/// The URL that shows the position after `moves` from `fen` (or the start).
+fn url_for<'a>(fen: Option<&str>, moves: impl Iterator<Item = &'a str>) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
-    if let Some(f) = &line.fen {
+    if let Some(f) = fen {
         q.append_pair("fen", f);
     }
-    q.append_pair("moves", &line.moves.join(" "));
+    q.append_pair("moves", &moves.collect::<Vec<_>>().join(" "));
     format!("/?{}", q.finish())
 }
 
@@ -143,21 +616,11 @@ fn header(line: Option<&Line>, text: &str, message: Option<&str>) -> String {
         esc(text)
     );
     if let Some(l) = line.filter(|l| !l.moves.is_empty()) {
-        let mut back = l.clone();
-        back.moves.pop();
-        let back = position_input::extend(
-            match &l.fen {
-                Some(f) => position_input::from_fen(f).unwrap_or_else(|_| l.clone()),
-                None => position_input::from_moves("").unwrap_or_else(|_| l.clone()),
-            },
-            &back.moves.join(" "),
-        );
-        if let Ok(b) = back {
-            out.push_str(&format!(
-                " <a id=\"back\" href=\"{}\">one move back</a>",
-                esc(&url_of(&b))
-            ));
-        }
+        let back = &l.moves[..l.moves.len() - 1];
+        out.push_str(&format!(
+            " <a id=\"back\" href=\"{}\">one move back</a>",
+            esc(&url_for(l.fen.as_deref(), back.iter().map(String::as_str)))
+        ));
     }
     out.push_str("</form>");
     if let Some(m) = message {
@@ -179,7 +642,7 @@ fn error_page(text: Option<&str>, message: &str) -> String {
 }
 
 /// The page for one request: the advice for the position asked for, or the form and a message.
-fn answer(index: &AdvisorIndex, o: &QueryOptions, query: &str, body: &str) -> String {
+fn answer(index: &AdvisorIndex, o: &QueryOptions, query: &str, body: &[u8]) -> String {
     let f = fields(query, body);
     let typed = f
         .iter()
@@ -210,9 +673,10 @@ fn answer(index: &AdvisorIndex, o: &QueryOptions, query: &str, body: &str) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position as _;
 
     fn f(q: &str) -> Vec<(String, String)> {
-        fields(q, "")
+        fields(q, b"")
     }
 
     #[test]
@@ -236,7 +700,91 @@ mod tests {
         )))
         .unwrap();
         assert_eq!(line.moves, ["f1b5"]);
-        assert!(url_of(&line).contains("fen="));
+        assert!(link(&line, line.pos().legal_moves()[0]).contains("fen="));
+    }
+
+    #[test]
+    fn only_this_servers_names_and_port_are_answered() {
+        let h = Hosts::new("127.0.0.1", 8000);
+        let none = None;
+        for ok in [
+            "127.0.0.1:8000",
+            "localhost:8000",
+            "LOCALHOST:8000",
+            "[::1]:8000",
+        ] {
+            assert!(h.names_this_server(ok, none), "{ok}");
+        }
+        for bad in [
+            "evil.example:8000",
+            "127.0.0.1:8001",
+            "127.0.0.1",
+            "localhost:8000:8000",
+            ":8000",
+            "[::1]",
+            "127.0.0.1:80000",
+            "",
+        ] {
+            assert!(!h.names_this_server(bad, none), "{bad}");
+        }
+        // The address a connection came to, when listening on every address.
+        let all = Hosts::new("0.0.0.0", 80);
+        let lan: SocketAddr = "192.168.1.5:80".parse().unwrap();
+        assert!(all.names_this_server("192.168.1.5", Some(lan)));
+        assert!(all.names_this_server("192.168.1.5:80", Some(lan)));
+        assert!(!all.names_this_server("rebound.example", Some(lan)));
+        let mapped: SocketAddr = "[::ffff:192.168.1.5]:80".parse().unwrap();
+        assert!(Hosts::new("::", 80).names_this_server("192.168.1.5", Some(mapped)));
+        // A name given with --host, and an IPv6 address in brackets.
+        assert!(Hosts::new("MyBox.lan", 8000).names_this_server("mybox.lan:8000", none));
+        assert!(Hosts::new("::2", 8000).names_this_server("[::2]:8000", none));
+    }
+
+    #[test]
+    fn a_body_length_is_a_plain_number_within_the_limit() {
+        let req = |headers: &[(&str, &str)]| Request {
+            method: "POST".into(),
+            target: "/".into(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.as_bytes().to_vec()))
+                .collect(),
+            body: Vec::new(),
+        };
+        let status = |r: Result<usize, Failed>| match r {
+            Ok(n) => n as u16,
+            Err(Failed::Answer(r)) => r.status,
+            Err(Failed::Gone) => 0,
+        };
+        assert_eq!(status(body_length(&req(&[]))), 0);
+        assert_eq!(status(body_length(&req(&[("Content-Length", "12")]))), 12);
+        assert_eq!(
+            status(body_length(&req(&[(
+                "content-length",
+                "18446744073709551615"
+            )]))),
+            413
+        );
+        assert_eq!(
+            status(body_length(&req(&[(
+                "Content-Length",
+                "99999999999999999999999"
+            )]))),
+            413
+        );
+        assert_eq!(status(body_length(&req(&[("Content-Length", "-1")]))), 400);
+        assert_eq!(status(body_length(&req(&[("Content-Length", "1e3")]))), 400);
+        assert_eq!(
+            status(body_length(&req(&[
+                ("Content-Length", "5"),
+                ("Content-Length", "6")
+            ]))),
+            400
+        );
+        assert_eq!(
+            status(body_length(&req(&[("Transfer-Encoding", "chunked")]))),
+            411
+        );
     }
 
     #[test]
