@@ -76,6 +76,14 @@ fn info_depth(line: &str) -> Option<u32> {
 /// The longest line kept from an engine; the rest of a longer line is dropped.
 const MAX_LINE: usize = 64 * 1024;
 
+/// Lines of an engine's output read ahead of the game loop; a flooding engine
+/// then waits on its pipe, so the runner holds at most this many lines of at
+/// most `MAX_LINE` bytes (4 MiB) per engine, plus the read buffer.
+const LINE_QUEUE: usize = 64;
+
+/// The read buffer of an engine's output.
+const READ_BUFFER: usize = 8 * 1024;
+
 /// Reads one line of at most `MAX_LINE` bytes (the rest of a longer one is
 /// skipped), decoding invalid UTF-8 lossily. `None` at end of output.
 fn read_line(r: &mut impl BufRead) -> Option<String> {
@@ -103,6 +111,29 @@ fn read_line(r: &mut impl BufRead) -> Option<String> {
             return Some(text.trim_end_matches('\r').to_string());
         }
     }
+}
+
+/// Reads an engine's output on a thread of its own, line by line (each
+/// logged), into the channel returned with the thread. The channel holds
+/// `LINE_QUEUE` lines: an engine that writes faster than the game loop reads
+/// (400 MB of `info` lines) is held up on its pipe instead of growing the
+/// runner. The thread ends at the end of the output or once the channel's
+/// receiver is dropped (which also wakes a send waiting for room).
+fn spawn_reader(
+    label: String,
+    src: impl std::io::Read + Send + 'static,
+) -> (Receiver<String>, std::thread::JoinHandle<()>) {
+    let (tx, rx) = crossbeam_channel::bounded(LINE_QUEUE);
+    let reader = std::thread::spawn(move || {
+        let mut out = BufReader::with_capacity(READ_BUFFER, src);
+        while let Some(line) = read_line(&mut out) {
+            log_line(&label, '>', &line);
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (rx, reader)
 }
 
 /// `mach match --log FILE`: every engine's input (`<`), output (`>`) and
@@ -226,17 +257,7 @@ impl EngineProc {
         if let Ok(pid) = i32::try_from(child.id()) {
             RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
         }
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let out_label = label.clone();
-        std::thread::spawn(move || {
-            let mut out = BufReader::new(stdout);
-            while let Some(line) = read_line(&mut out) {
-                log_line(&out_label, '>', &line);
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (rx, _reader) = spawn_reader(label.clone(), stdout);
         let mut e = EngineProc {
             label,
             child,
@@ -389,6 +410,59 @@ mod tests {
         assert_eq!(score_text(0), "+0.00");
         assert_eq!(score_text(MATE_CP - 3), "+M3");
         assert_eq!(score_text(-MATE_CP + 2), "-M2");
+    }
+
+    /// `limit` bytes of `info` lines, counting how many were read.
+    struct Flood {
+        read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+        limit: usize,
+    }
+
+    const FLOOD_LINE: &[u8] = b"info depth 1 score cp 0 nodes 1 pv e2e4\n";
+
+    impl std::io::Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            use std::sync::atomic::Ordering;
+            let done = self.read.load(Ordering::SeqCst);
+            let n = buf.len().min(self.limit - done);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = FLOOD_LINE[(done + i) % FLOOD_LINE.len()];
+            }
+            self.read.fetch_add(n, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_flooding_engine_is_read_no_further_than_a_full_queue_and_the_reader_ends_when_dropped() {
+        use std::sync::atomic::Ordering;
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let flood = Flood {
+            read: read.clone(),
+            limit: 64 << 20,
+        };
+        let (rx, reader) = spawn_reader("flood".into(), flood);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !rx.is_full() {
+            assert!(
+                Instant::now() < deadline,
+                "the queue never fills: {} lines queued, {} bytes read",
+                rx.len(),
+                read.load(Ordering::SeqCst)
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // The reader now waits for room instead of reading on.
+        std::thread::sleep(Duration::from_millis(100));
+        let bound = (LINE_QUEUE + 1) * FLOOD_LINE.len() + READ_BUFFER;
+        assert!(read.load(Ordering::SeqCst) <= bound, "{read:?} > {bound}");
+        // The game loop gave up on this engine: the reader must not wait forever.
+        drop(rx);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !reader.is_finished() {
+            assert!(Instant::now() < deadline, "the reader still waits");
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     #[test]
