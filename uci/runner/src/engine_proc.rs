@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
+use super::reaper;
+
 /// How to start an engine: command, display name and UCI options.
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
@@ -76,6 +78,14 @@ fn info_depth(line: &str) -> Option<u32> {
 /// The longest line kept from an engine; the rest of a longer line is dropped.
 const MAX_LINE: usize = 64 * 1024;
 
+/// Lines of an engine's output read ahead of the game loop; a flooding engine
+/// then waits on its pipe, so the runner holds at most this many lines of at
+/// most `MAX_LINE` bytes (4 MiB) per engine, plus the read buffer.
+const LINE_QUEUE: usize = 64;
+
+/// The read buffer of an engine's output.
+const READ_BUFFER: usize = 8 * 1024;
+
 /// Reads one line of at most `MAX_LINE` bytes (the rest of a longer one is
 /// skipped), decoding invalid UTF-8 lossily. `None` at end of output.
 fn read_line(r: &mut impl BufRead) -> Option<String> {
@@ -105,6 +115,29 @@ fn read_line(r: &mut impl BufRead) -> Option<String> {
     }
 }
 
+/// Reads an engine's output on a thread of its own, line by line (each
+/// logged), into the channel returned with the thread. The channel holds
+/// `LINE_QUEUE` lines: an engine that writes faster than the game loop reads
+/// (400 MB of `info` lines) is held up on its pipe instead of growing the
+/// runner. The thread ends at the end of the output or once the channel's
+/// receiver is dropped (which also wakes a send waiting for room).
+fn spawn_reader(
+    label: String,
+    src: impl std::io::Read + Send + 'static,
+) -> (Receiver<String>, std::thread::JoinHandle<()>) {
+    let (tx, rx) = crossbeam_channel::bounded(LINE_QUEUE);
+    let reader = std::thread::spawn(move || {
+        let mut out = BufReader::with_capacity(READ_BUFFER, src);
+        while let Some(line) = read_line(&mut out) {
+            log_line(&label, '>', &line);
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (rx, reader)
+}
+
 /// `mach match --log FILE`: every engine's input (`<`), output (`>`) and
 /// stderr (`!`), one line each, with the time since the match started.
 static LOG: OnceLock<(Mutex<std::fs::File>, Instant)> = OnceLock::new();
@@ -132,28 +165,67 @@ fn log_line(engine: &str, dir: char, line: &str) {
     }
 }
 
-/// Process groups of the engines running now, for `kill_all`.
+/// Process ids of the engines running now (each leads its process group),
+/// for `kill_all`. Held while an engine is started, so that a child of the
+/// runner not listed here is never a running engine.
 static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// How long the runner waits for what an engine started to be gone.
+const CLEAN_UP: Duration = Duration::from_secs(2);
+
+/// Makes the runner the reaper of the engines' orphans (Linux), so that
+/// `EngineProc`'s end and `kill_orphans` reach processes that left the
+/// engine's process group. Call once before the first engine starts.
+pub fn adopt_orphans() {
+    reaper::adopt_orphans();
+}
 
 /// Kills every running engine and everything it started (on Ctrl-C / SIGTERM):
 /// their pending `go` then fails at once.
 pub fn kill_all() {
     let groups = RUNNING.lock().unwrap_or_else(|e| e.into_inner()).clone();
     for pid in groups {
-        kill_group(pid);
+        reaper::kill_group(pid);
     }
+    kill_orphans();
 }
 
-/// Kills the process group `pid` leads: the engine and whatever it started.
-fn kill_group(pid: i32) {
-    #[cfg(unix)]
-    // SAFETY: kill(2) with a negative pid signals the process group the child
-    // leads (set up in `start`); it touches no memory of ours.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
+/// One pass over the runner's children that are not running engines (Linux:
+/// the orphans the engines left, adopted by `adopt_orphans`): those in
+/// `spare` are only reaped if they have ended, the others are killed (and
+/// reaped if already gone). Returns the ones killed. Done under the lock of
+/// `RUNNING`: no engine starts meanwhile and no other pass reaps the same
+/// processes, so every pid signalled here is still a child of the runner.
+fn sweep(spare: &[i32]) -> Vec<i32> {
+    let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    let mut killed = Vec::new();
+    for pid in reaper::children_except(&running) {
+        if !spare.contains(&pid) {
+            reaper::kill(pid);
+            killed.push(pid);
+        }
+        reaper::try_reap(pid);
     }
-    #[cfg(not(unix))]
-    let _ = pid;
+    killed
+}
+
+/// Kills and reaps every child of the runner that is not a running engine,
+/// and the orphans those leave in turn: at the end of a match nothing an
+/// engine started is left (on Linux; elsewhere none are known).
+pub fn kill_orphans() {
+    let deadline = Instant::now() + CLEAN_UP;
+    loop {
+        let killed = sweep(&[]);
+        if killed.is_empty() {
+            return;
+        }
+        log::info!("killed processes left behind by the engines: {killed:?}");
+        if Instant::now() >= deadline {
+            log::warn!("processes left behind by the engines did not end: {killed:?}");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// The score of an `info` line (`score cp X` or `score mate N`), ignoring
@@ -200,17 +272,25 @@ impl EngineProc {
         // Its own process group, so that a wrapper script's children die with it.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd
-            .args(&spec.args)
+        cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if LOG.get().is_some() {
                 Stdio::piped()
             } else {
                 Stdio::null()
-            })
-            .spawn()
-            .map_err(|e| Failure::Spawn(format!("{}: {e}", spec.cmd)))?;
+            });
+        let mut child = {
+            // Started and listed under one lock: never taken for an orphan.
+            let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+            let child = cmd
+                .spawn()
+                .map_err(|e| Failure::Spawn(format!("{}: {e}", spec.cmd)))?;
+            if let Ok(pid) = i32::try_from(child.id()) {
+                running.push(pid);
+            }
+            child
+        };
         let label = format!("{}[{}]", spec.name, child.id());
         if let Some(err) = child.stderr.take() {
             let label = label.clone();
@@ -221,22 +301,11 @@ impl EngineProc {
                 }
             });
         }
-        let stdout = child.stdout.take().ok_or(Failure::Disconnected)?;
-        let stdin = child.stdin.take().ok_or(Failure::Disconnected)?;
-        if let Ok(pid) = i32::try_from(child.id()) {
-            RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
-        }
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let out_label = label.clone();
-        std::thread::spawn(move || {
-            let mut out = BufReader::new(stdout);
-            while let Some(line) = read_line(&mut out) {
-                log_line(&out_label, '>', &line);
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            end(&mut child);
+            return Err(Failure::Disconnected);
+        };
+        let (rx, _reader) = spawn_reader(label.clone(), stdout);
         let mut e = EngineProc {
             label,
             child,
@@ -338,17 +407,51 @@ impl Drop for EngineProc {
 }
 
 impl EngineProc {
-    /// Kills the engine and everything it started (its process group).
+    /// Kills the engine and everything it started.
     fn kill(&mut self) {
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            kill_group(pid);
-            RUNNING
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .retain(|&p| p != pid);
+        end(&mut self.child);
+    }
+}
+
+/// Kills an engine and everything it started: its process group, and (Linux)
+/// what left the group and was orphaned by this kill. A process it detached
+/// earlier whose parent had already ended is the runner's child by then,
+/// not told apart from other engines' ones: `kill_orphans` ends it with
+/// the match.
+fn end(child: &mut Child) {
+    let Ok(pid) = i32::try_from(child.id()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return;
+    };
+    let before = {
+        let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        reaper::children_except(&running)
+    };
+    reaper::kill_group(pid);
+    let _ = child.kill();
+    let _ = child.wait();
+    RUNNING
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|&p| p != pid);
+    // The group's members die; what they had started outside the group is
+    // handed to the runner (a child subreaper), killed here round by round
+    // until the group is empty and no new orphan appears.
+    let deadline = Instant::now() + CLEAN_UP;
+    loop {
+        let killed = sweep(&before);
+        if !killed.is_empty() {
+            log::info!("killed processes left behind by engine {pid}: {killed:?}");
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if killed.is_empty() && reaper::group_gone(pid) {
+            return;
+        }
+        if Instant::now() >= deadline {
+            log::warn!("what engine {pid} started did not end in time: {killed:?}");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
@@ -389,6 +492,59 @@ mod tests {
         assert_eq!(score_text(0), "+0.00");
         assert_eq!(score_text(MATE_CP - 3), "+M3");
         assert_eq!(score_text(-MATE_CP + 2), "-M2");
+    }
+
+    /// `limit` bytes of `info` lines, counting how many were read.
+    struct Flood {
+        read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+        limit: usize,
+    }
+
+    const FLOOD_LINE: &[u8] = b"info depth 1 score cp 0 nodes 1 pv e2e4\n";
+
+    impl std::io::Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            use std::sync::atomic::Ordering;
+            let done = self.read.load(Ordering::SeqCst);
+            let n = buf.len().min(self.limit - done);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = FLOOD_LINE[(done + i) % FLOOD_LINE.len()];
+            }
+            self.read.fetch_add(n, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_flooding_engine_is_read_no_further_than_a_full_queue_and_the_reader_ends_when_dropped() {
+        use std::sync::atomic::Ordering;
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let flood = Flood {
+            read: read.clone(),
+            limit: 64 << 20,
+        };
+        let (rx, reader) = spawn_reader("flood".into(), flood);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !rx.is_full() {
+            assert!(
+                Instant::now() < deadline,
+                "the queue never fills: {} lines queued, {} bytes read",
+                rx.len(),
+                read.load(Ordering::SeqCst)
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // The reader now waits for room instead of reading on.
+        std::thread::sleep(Duration::from_millis(100));
+        let bound = (LINE_QUEUE + 1) * FLOOD_LINE.len() + READ_BUFFER;
+        assert!(read.load(Ordering::SeqCst) <= bound, "{read:?} > {bound}");
+        // The game loop gave up on this engine: the reader must not wait forever.
+        drop(rx);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !reader.is_finished() {
+            assert!(Instant::now() < deadline, "the reader still waits");
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     #[test]

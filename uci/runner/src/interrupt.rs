@@ -16,6 +16,7 @@ pub fn install() {
     let r = ctrlc::set_handler(|| {
         if REQUESTED.swap(true, Ordering::SeqCst) {
             eprintln!("mach: interrupted twice, exiting now");
+            engine_proc::kill_all();
             std::process::exit(130);
         }
         eprintln!("mach: interrupted; stopping the engines and writing the summary");

@@ -12,6 +12,7 @@ mod interrupt;
 mod openings;
 mod pgn;
 mod preset;
+mod reaper;
 mod report;
 pub mod stats;
 pub mod summary;
@@ -336,6 +337,8 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(path) = &a.log {
         engine_proc::open_log(path)?;
     }
+    // Before any engine starts: what they detach is the runner's to end.
+    engine_proc::adopt_orphans();
     // Both engines must start at all; later failures only lose games.
     for s in &plan.specs {
         EngineProc::start(s).map_err(|e| format!("{}: {e}", s.name))?;
@@ -368,6 +371,8 @@ pub fn run(a: &Args) -> Result<(), String> {
         }
     });
     live.bar.finish_and_clear();
+    // Every engine has ended: what they detached and left running ends too.
+    engine_proc::kill_orphans();
 
     let t = live.tally.into_inner().unwrap_or_else(|e| e.into_inner());
     summary::print(&t, live.names, plan.control, plan.rules, plan.sprt);
