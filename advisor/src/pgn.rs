@@ -453,7 +453,11 @@ mod tests {
     fn a_forty_kilobyte_tag_is_read_with_its_game() {
         let g = read(&long_tag_between_two_games(40 * 1024));
         assert_eq!(troubles(&g), vec![None, None, None]);
-        let names: Vec<_> = g.iter().map(|x| x.game.as_ref().unwrap()).map(|r| (r.white.as_str(), r.black.as_str(), r.moves.len())).collect();
+        let names: Vec<_> = g
+            .iter()
+            .map(|x| x.game.as_ref().unwrap())
+            .map(|r| (r.white.as_str(), r.black.as_str(), r.moves.len()))
+            .collect();
         assert_eq!(names, vec![("A", "", 2), ("B", "Z", 3), ("C", "", 4)]);
     }
 
@@ -475,7 +479,12 @@ mod tests {
         let g = read(&t);
         assert_eq!(
             troubles(&g),
-            vec![None, Some(Trouble::TagTooLong), None, Some(Trouble::Truncated)]
+            vec![
+                None,
+                Some(Trouble::TagTooLong),
+                None,
+                Some(Trouble::Truncated)
+            ]
         );
         assert_eq!(g[2].game.as_ref().unwrap().white, "C");
     }

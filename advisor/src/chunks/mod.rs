@@ -22,6 +22,29 @@ use shakmaty::{Bitboard, Board};
 pub use compile::Instance;
 pub use matcher::Found;
 
+/// How deep `(` and `not` may nest in one expression. The parser, the
+/// compiler and the matcher all recurse once per level, and a library is
+/// also loaded by the UCI engine's threads (2 MiB stacks): 3,000 levels
+/// overflowed them. The shipped library nests 2 deep.
+pub const MAX_NESTING: usize = 64;
+
+/// The most instances one definition may have: its parameters' values
+/// multiplied, times 2 sides, times 2 wings with `mirror files`. Seven file
+/// parameters made 4 million instances and exhausted memory. The shipped
+/// library's largest has 24.
+pub const MAX_INSTANCES_PER_CHUNK: usize = 4096;
+
+/// The most instances a whole library may have (the shipped one has 476).
+pub const MAX_INSTANCES: usize = 65_536;
+
+/// The most compiled terms a library may hold: over all its instances, one
+/// per expression node, square item and relation, and two per instance a
+/// `chunk NAME` reference looks through. This bounds the compiler's memory
+/// and time and the matcher's work per position: parameterised chunks
+/// referring to each other through a few levels multiplied past any
+/// memory. The shipped library needs 9,004.
+pub const MAX_COMPILED: u64 = 1 << 20;
+
 /// A parse or compile error: `file:line:col: message`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{place}: {message}")]
@@ -62,7 +85,21 @@ impl Library {
         let mut text = String::new();
         for (name, src) in sources {
             defs.extend(parse::parse_file(name, src)?);
-            text.push_str(&format!("#file {name}\n{src}\n"));
+            // One line per name, and no line of the source that reads as
+            // the start of another file (a comment `#file x` stays a
+            // comment: `##file x`), so the stored text reads back the same.
+            let name: String = name
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
+            text.push_str(&format!("#file {name}\n"));
+            for line in src.split_inclusive('\n') {
+                if line.starts_with("#file ") {
+                    text.push('#');
+                }
+                text.push_str(line);
+            }
+            text.push('\n');
         }
         let instances = compile::instances(&defs)?;
         Ok(Library {
