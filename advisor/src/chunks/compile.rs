@@ -8,7 +8,8 @@ use std::ops::Range;
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::ast::*;
-use super::{ChunkError, MAX_COMPILED, MAX_INSTANCES, MAX_INSTANCES_PER_CHUNK};
+use super::error::ChunkError;
+use super::limits::{MAX_COMPILED, MAX_INSTANCES, MAX_INSTANCES_PER_CHUNK};
 
 /// Which pieces an atom speaks of, after the reflection.
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,7 @@
 //! Tokens of the chunk language (docs/chunk-language.md), each with its line
 //! and column so the parser can say where an error is.
 
-use super::ChunkError;
+use super::error::ChunkError;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {

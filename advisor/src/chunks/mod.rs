@@ -5,11 +5,15 @@
 //! - [`lexer`], [`parse`]: text to [`ast::ChunkDef`]s, errors with file:line:col;
 //! - [`compile`]: definitions to instances (parameters, reflections, mirrors);
 //! - [`matcher`]: the chunks present in a position and the pieces they cover;
-//! - [`mine`]: chunks generated from games (frequent piece patterns).
+//! - [`mine`]: chunks generated from games (frequent piece patterns);
+//! - [`error`]: where and what went wrong; [`limits`]: the bounds on a
+//!   library, so no chunk file overflows a stack or exhausts memory.
 
 pub mod ast;
 pub mod compile;
+pub mod error;
 pub mod lexer;
+pub mod limits;
 pub mod matcher;
 pub mod mine;
 pub mod parse;
@@ -20,48 +24,9 @@ use std::path::Path;
 use shakmaty::{Bitboard, Board};
 
 pub use compile::Instance;
+pub use error::ChunkError;
+pub use limits::{MAX_COMPILED, MAX_INSTANCES, MAX_INSTANCES_PER_CHUNK, MAX_NESTING};
 pub use matcher::Found;
-
-/// How deep `(` and `not` may nest in one expression. The parser, the
-/// compiler and the matcher all recurse once per level, and a library is
-/// also loaded by the UCI engine's threads (2 MiB stacks): 3,000 levels
-/// overflowed them. The shipped library nests 2 deep.
-pub const MAX_NESTING: usize = 64;
-
-/// The most instances one definition may have: its parameters' values
-/// multiplied, times 2 sides, times 2 wings with `mirror files`. Seven file
-/// parameters made 4 million instances and exhausted memory. The shipped
-/// library's largest has 24.
-pub const MAX_INSTANCES_PER_CHUNK: usize = 4096;
-
-/// The most instances a whole library may have (the shipped one has 476).
-pub const MAX_INSTANCES: usize = 65_536;
-
-/// The most compiled terms a library may hold: over all its instances, one
-/// per expression node, square item and relation, and two per instance a
-/// `chunk NAME` reference looks through. This bounds the compiler's memory
-/// and time and the matcher's work per position: parameterised chunks
-/// referring to each other through a few levels multiplied past any
-/// memory. The shipped library needs 9,004.
-pub const MAX_COMPILED: u64 = 1 << 20;
-
-/// A parse or compile error: `file:line:col: message`.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{place}: {message}")]
-pub struct ChunkError {
-    /// `file:line:col` or `file:line`.
-    pub place: String,
-    pub message: String,
-}
-
-impl ChunkError {
-    pub fn at(file: &str, line: usize, col: usize, message: &str) -> ChunkError {
-        ChunkError {
-            place: format!("{file}:{line}:{col}"),
-            message: message.to_string(),
-        }
-    }
-}
 
 /// The chunk library Mach ships (`books/chunks/*.chunk`), compiled in.
 const BUILTIN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_chunks.rs"));

@@ -4,8 +4,9 @@
 use shakmaty::{Color, Role};
 
 use super::ast::*;
+use super::error::ChunkError;
 use super::lexer::{lex, Tok, Token};
-use super::{ChunkError, MAX_NESTING};
+use super::limits::MAX_NESTING;
 
 /// Parses every chunk of one file.
 pub fn parse_file(file: &str, src: &str) -> Result<Vec<ChunkDef>, ChunkError> {
