@@ -1,10 +1,11 @@
 //! Grandmaster games from PGN, as found in the wild: Windows-1252 headers,
 //! comments, variations, NAGs, `[SetUp]`/`[FEN]` starts, Chess960 and other
-//! variants, truncated games, illegal moves, empty games. A bad game is
+//! variants, truncated games, illegal moves, empty games, files that end in
+//! the middle of a tag or comment, tag lines too long to read. A bad game is
 //! skipped, or cut at its first bad move, and counted by reason; nothing
 //! good is lost and nothing panics.
 
-use std::io::Read;
+use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
@@ -97,6 +98,10 @@ pub enum Trouble {
     IllegalMoveCut,
     /// Skipped: an illegal move before any legal one.
     IllegalFirstMove,
+    /// Skipped: the file ends inside one of its tags or comments.
+    Truncated,
+    /// Skipped: one of its tag lines is longer than [`MAX_TAG_LINE`].
+    TagTooLong,
 }
 
 impl Trouble {
@@ -107,6 +112,8 @@ impl Trouble {
             Trouble::Empty => "no moves",
             Trouble::IllegalMoveCut => "cut at an illegal move",
             Trouble::IllegalFirstMove => "illegal first move",
+            Trouble::Truncated => "truncated (the file ends inside a tag or comment)",
+            Trouble::TagTooLong => "a tag line over 64 KiB",
         }
     }
 }
@@ -123,6 +130,8 @@ pub struct Tags {
     record: GameRecord,
     variant: bool,
     bad_fen: bool,
+    /// A tag longer than [`MAX_TAG_LINE`] (one pgn-reader happened to hold).
+    too_long: bool,
 }
 
 pub struct Movetext {
@@ -153,6 +162,10 @@ impl Visitor for GameVisitor {
     }
 
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<ReadGame> {
+        if name.len() + value.as_bytes().len() > MAX_TAG_LINE {
+            tags.too_long = true;
+            return ControlFlow::Continue(());
+        }
         let v = decode(value.as_bytes());
         let r = &mut tags.record;
         match name {
@@ -185,7 +198,9 @@ impl Visitor for GameVisitor {
     }
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<ReadGame, Movetext> {
-        let trouble = if tags.variant {
+        let trouble = if tags.too_long {
+            Some(Trouble::TagTooLong)
+        } else if tags.variant {
             Some(Trouble::Variant)
         } else if tags.bad_fen {
             Some(Trouble::BadFen)
@@ -264,15 +279,66 @@ impl Visitor for GameVisitor {
     }
 }
 
-/// Reads every game of `input`, calling `each` in order. An I/O error ends
-/// the reading (games read so far stay read).
-pub fn read_games<R: Read>(input: R, mut each: impl FnMut(ReadGame)) -> std::io::Result<()> {
-    let mut reader = Reader::new(input);
+/// The longest tag read, in bytes (name and value; the PGN standard asks
+/// for 255). pgn-reader reads at least this much ahead before each tag, so
+/// any tag up to it is read whatever the input; a game with a longer one is
+/// skipped as [`Trouble::TagTooLong`].
+pub const MAX_TAG_LINE: usize = 64 * 1024;
+
+/// The two errors pgn-reader 0.29 gives for the text itself (everything
+/// else it returns comes from the underlying reader): a tag line it could
+/// not hold or that the file cut, and a comment the file cut.
+fn parse_error(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::InvalidData
+        && matches!(
+            e.to_string().as_str(),
+            "unterminated tag" | "unterminated comment"
+        )
+}
+
+/// Reads every game of `input`, calling `each` in order. A game whose tag
+/// line is too long, or that the end of the file cuts inside a tag or a
+/// comment, is passed on as skipped ([`Trouble::TagTooLong`],
+/// [`Trouble::Truncated`]) and the reading goes on with the next game. An
+/// I/O error ends the reading (games read so far stay read).
+pub fn read_games<R: Read>(input: R, mut each: impl FnMut(ReadGame)) -> io::Result<()> {
+    let mut reader = Reader::build(input)
+        .set_supported_tag_line_length(MAX_TAG_LINE)
+        .finish();
     let mut visitor = GameVisitor;
-    while let Some(game) = reader.read_game(&mut visitor)? {
-        each(game);
+    loop {
+        let e = match reader.read_game(&mut visitor) {
+            Ok(Some(game)) => {
+                each(game);
+                continue;
+            }
+            Ok(None) => return Ok(()),
+            Err(e) if parse_error(&e) => e,
+            Err(e) => return Err(e),
+        };
+        // pgn-reader has skipped the rest of the bad line (or reached the
+        // end of the file): nothing more of this game is read.
+        let at_end = !reader.has_more()?;
+        log::debug!("PGN: {e}{}", if at_end { " at the end" } else { "" });
+        each(ReadGame {
+            game: None,
+            trouble: Some(if at_end {
+                Trouble::Truncated
+            } else {
+                Trouble::TagTooLong
+            }),
+        });
+        // Skip what is left of the game (its other tags and its moves), so
+        // they are not read as a game of their own. Each error consumed at
+        // least the '[' of a tag line, so this ends.
+        loop {
+            match reader.skip_game() {
+                Ok(_) => break,
+                Err(e) if parse_error(&e) => continue,
+                Err(e) => return Err(e),
+            }
+        }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -331,6 +397,119 @@ mod tests {
         assert_eq!(r.moves.len(), 2);
         assert!(r.fen.is_some());
         assert_eq!(r.start().board().occupied().count(), 3);
+    }
+
+    fn troubles(g: &[ReadGame]) -> Vec<Option<Trouble>> {
+        g.iter().map(|x| x.trouble).collect()
+    }
+
+    /// Hands its bytes out a few at a time, as a pipe or the end of a
+    /// buffer in front of the reader may.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.0.len()).min(7);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// Three games, the second with a tag of `len` bytes and more tags after it.
+    fn long_tag_between_two_games(len: usize) -> Vec<u8> {
+        let mut t = b"[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n".to_vec();
+        t.extend_from_slice(b"[White \"B\"]\n[Annotator \"");
+        t.extend(std::iter::repeat_n(b'x', len));
+        t.extend_from_slice(b"\"]\n[Black \"Z\"]\n\n1. d4 d5 2. c4 *\n\n");
+        t.extend_from_slice(b"[White \"C\"]\n\n1. c4 e5 2. Nc3 Nf6 0-1\n");
+        t
+    }
+
+    #[test]
+    fn a_file_ending_inside_a_comment_keeps_the_games_before_it() {
+        // The issue's file: it used to fail whole ("unterminated comment").
+        let g = read(b"[Event \"a\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n\n[Event \"b\"]\n\n1. d4 {cut");
+        assert_eq!(troubles(&g), vec![None, Some(Trouble::Truncated)]);
+        let r = g[0].game.as_ref().unwrap();
+        assert_eq!((r.moves.len(), r.result), (2, GameResult::Draw));
+        assert!(g[1].game.is_none());
+    }
+
+    #[test]
+    fn a_file_ending_inside_a_tag_keeps_the_games_before_it() {
+        for cut in [&b"[Event \"b"[..], b"[Event \"b\"]\n[Wh", b"[Event"] {
+            let mut t = b"[Event \"a\"]\n\n1. e4 e5 *\n\n".to_vec();
+            t.extend_from_slice(cut);
+            let g = read(&t);
+            assert_eq!(g[0].game.as_ref().unwrap().moves.len(), 2, "{cut:?}");
+            assert!(g[1..].iter().all(|x| x.game.is_none()), "{cut:?}");
+        }
+        let g = read(b"[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b");
+        assert_eq!(troubles(&g), vec![None, Some(Trouble::Truncated)]);
+    }
+
+    #[test]
+    fn a_forty_kilobyte_tag_is_read_with_its_game() {
+        let g = read(&long_tag_between_two_games(40 * 1024));
+        assert_eq!(troubles(&g), vec![None, None, None]);
+        let names: Vec<_> = g
+            .iter()
+            .map(|x| x.game.as_ref().unwrap())
+            .map(|r| (r.white.as_str(), r.black.as_str(), r.moves.len()))
+            .collect();
+        assert_eq!(names, vec![("A", "", 2), ("B", "Z", 3), ("C", "", 4)]);
+    }
+
+    #[test]
+    fn a_tag_over_the_limit_skips_only_its_own_game() {
+        let g = read(&long_tag_between_two_games(MAX_TAG_LINE + 1000));
+        assert_eq!(troubles(&g), vec![None, Some(Trouble::TagTooLong), None]);
+        assert_eq!(g[0].game.as_ref().unwrap().white, "A");
+        assert!(g[1].game.is_none());
+        let c = g[2].game.as_ref().unwrap();
+        assert_eq!((c.white.as_str(), c.moves.len()), ("C", 4));
+        // Two long tags in one game, and one just before the end of the file.
+        let mut t = long_tag_between_two_games(MAX_TAG_LINE * 2);
+        let at = t.windows(3).position(|w| w == b"[Bl").unwrap();
+        let long = vec![b'y'; MAX_TAG_LINE * 2];
+        t.splice(at..at, [b"[Site \"".as_slice(), &long, b"\"]\n"].concat());
+        t.extend_from_slice(b"\n[Event \"");
+        t.extend(std::iter::repeat_n(b'z', MAX_TAG_LINE * 2));
+        let g = read(&t);
+        assert_eq!(
+            troubles(&g),
+            vec![
+                None,
+                Some(Trouble::TagTooLong),
+                None,
+                Some(Trouble::Truncated)
+            ]
+        );
+        assert_eq!(g[2].game.as_ref().unwrap().white, "C");
+    }
+
+    #[test]
+    fn a_long_tag_is_read_however_the_input_is_split() {
+        // pgn-reader only guarantees the tag line length it was built for;
+        // past that it depended on how many bytes each read happened to give.
+        let text = long_tag_between_two_games(1000);
+        let mut g = Vec::new();
+        read_games(Trickle(&text), |x| g.push(x)).unwrap();
+        assert_eq!(troubles(&g), vec![None, None, None]);
+        assert_eq!(g[1].game.as_ref().unwrap().black, "Z");
+    }
+
+    #[test]
+    fn an_io_error_is_still_an_error() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::new(io::ErrorKind::InvalidData, "disk on fire"))
+            }
+        }
+        let e = read_games(Broken, |_| {}).unwrap_err();
+        assert_eq!(e.to_string(), "disk on fire");
     }
 
     #[test]

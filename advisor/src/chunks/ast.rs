@@ -149,6 +149,6 @@ pub struct ChunkDef {
     /// Statements without `require`: counted in when they hold.
     pub optional: Vec<Expr>,
     pub advice: Vec<Plan>,
-    /// Where it is defined, for messages: `file:line`.
+    /// Where it is defined (its `chunk` keyword), for messages: `file:line:col`.
     pub origin: String,
 }

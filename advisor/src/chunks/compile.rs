@@ -1,12 +1,15 @@
 //! Chunk definitions to instances: every parameter value, both sides (the
 //! reflection), both wings when `mirror files`; squares become bitboards.
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::ops::Range;
 
 use shakmaty::{Bitboard, Color, File, Rank, Role, Square};
 
 use super::ast::*;
-use super::ChunkError;
+use super::error::ChunkError;
+use super::limits::{MAX_COMPILED, MAX_INSTANCES, MAX_INSTANCES_PER_CHUNK};
 
 /// Which pieces an atom speaks of, after the reflection.
 #[derive(Clone, Copy, Debug)]
@@ -99,15 +102,45 @@ impl Orient {
     }
 }
 
+/// The definitions compiled so far, by name, and where their instances are.
+struct Earlier<'a> {
+    defs: HashMap<&'a str, (&'a ChunkDef, Range<usize>)>,
+    /// (name, argument values, side is White, mirrored): the one instance
+    /// `chunk NAME(args)` means, found without looking through the others.
+    by_args: HashMap<(&'a str, Vec<u8>, bool, bool), usize>,
+}
+
 struct Ctx<'a> {
     origin: &'a str,
     orient: Orient,
     /// The side that has the pattern (what `chunk NAME` refers to).
     side: Color,
     args: &'a HashMap<String, u8>,
+    /// What the library has compiled so far ([`MAX_COMPILED`]).
+    compiled: &'a Cell<u64>,
+    /// The chunk being compiled, for the error when the library grows too big.
+    name: &'a str,
 }
 
 impl Ctx<'_> {
+    /// Counts `n` more compiled terms; an error past [`MAX_COMPILED`].
+    fn charge(&self, n: u64) -> Result<(), ChunkError> {
+        let total = self.compiled.get().saturating_add(n);
+        self.compiled.set(total);
+        if total > MAX_COMPILED {
+            return Err(ChunkError {
+                place: self.origin.to_string(),
+                message: format!(
+                    "chunk {}: the library grows past {MAX_COMPILED} compiled terms \
+                     (expressions times instances, and the instances each \"chunk\" reference \
+                     looks through); use fewer parameters or references",
+                    self.name
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn coord(&self, c: &Coord) -> u8 {
         match c {
             Coord::Lit(v) => *v,
@@ -168,7 +201,8 @@ impl Ctx<'_> {
         b
     }
 
-    fn expr(&self, e: &Expr, lib: &[Instance], defs: &[ChunkDef]) -> Result<CExpr, ChunkError> {
+    fn expr(&self, e: &Expr, lib: &[Instance], defs: &Earlier) -> Result<CExpr, ChunkError> {
+        self.charge(1)?;
         Ok(match e {
             Expr::And(v) => CExpr::And(
                 v.iter()
@@ -185,8 +219,18 @@ impl Ctx<'_> {
         })
     }
 
-    fn atom(&self, a: &Atom, lib: &[Instance], defs: &[ChunkDef]) -> Result<CExpr, ChunkError> {
+    fn atom(&self, a: &Atom, lib: &[Instance], defs: &Earlier) -> Result<CExpr, ChunkError> {
         let o = self.orient;
+        // Every square item and relation is looked at, and every group kept.
+        let items = |set: &SquareSet| set.len() as u64;
+        self.charge(match a {
+            Atom::On {
+                groups, relations, ..
+            } => groups.iter().map(items).sum::<u64>() + relations.len() as u64,
+            Atom::Empty(set) => items(set),
+            Atom::Count { on, .. } => on.as_ref().map_or(0, items),
+            Atom::Near { .. } | Atom::Attacks { .. } | Atom::Chunk { .. } => 0,
+        })?;
         Ok(match a {
             Atom::On {
                 piece,
@@ -219,7 +263,7 @@ impl Ctx<'_> {
                 n: *n,
             },
             Atom::Chunk { name, args } => {
-                let Some(def) = defs.iter().find(|d| &d.name == name) else {
+                let Some((def, range)) = defs.defs.get(name.as_str()) else {
                     return Err(ChunkError {
                         place: self.origin.to_string(),
                         message: format!("chunk {name} is used before it is defined"),
@@ -237,17 +281,19 @@ impl Ctx<'_> {
                 }
                 let want: Vec<u8> = args.iter().map(|c| self.coord(c)).collect();
                 let mirror = o.mirror && def.mirror_files;
-                let hits: Vec<usize> = lib
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, i)| {
-                        i.chunk == *name
-                            && i.side == self.side
-                            && i.key.2 == mirror
-                            && (want.is_empty() || i.key.0 == want)
-                    })
-                    .map(|(k, _)| k)
-                    .collect();
+                let hits: Vec<usize> = if want.is_empty() {
+                    // Looking through the definition's instances, and the
+                    // list kept, both count.
+                    self.charge(2 * range.len() as u64)?;
+                    range
+                        .clone()
+                        .filter(|&k| lib[k].side == self.side && lib[k].key.2 == mirror)
+                        .collect()
+                } else {
+                    self.charge(2)?;
+                    let key = (def.name.as_str(), want, self.side == Color::White, mirror);
+                    defs.by_args.get(&key).copied().into_iter().collect()
+                };
                 if hits.is_empty() {
                     return Err(ChunkError {
                         place: self.origin.to_string(),
@@ -293,12 +339,48 @@ impl Ctx<'_> {
 /// Every instance of every definition, in definition order (so a reference
 /// always points to an earlier instance).
 pub fn instances(defs: &[ChunkDef]) -> Result<Vec<Instance>, ChunkError> {
+    instances_counted(defs).map(|(lib, _)| lib)
+}
+
+/// [`instances`], and the compiled terms they took ([`MAX_COMPILED`]).
+pub fn instances_counted(defs: &[ChunkDef]) -> Result<(Vec<Instance>, u64), ChunkError> {
     let mut lib: Vec<Instance> = Vec::new();
-    for (k, def) in defs.iter().enumerate() {
-        if defs[..k].iter().any(|d| d.name == def.name) {
+    let mut earlier = Earlier {
+        defs: HashMap::new(),
+        by_args: HashMap::new(),
+    };
+    let compiled = Cell::new(0u64);
+    for def in defs {
+        if earlier.defs.contains_key(def.name.as_str()) {
             return Err(ChunkError {
                 place: def.origin.clone(),
                 message: format!("chunk {} is defined twice", def.name),
+            });
+        }
+        let count = instance_count(def);
+        if count > MAX_INSTANCES_PER_CHUNK as u64 {
+            let values: Vec<String> = def
+                .params
+                .iter()
+                .map(|p| p.values.len().to_string())
+                .collect();
+            return Err(ChunkError {
+                place: def.origin.clone(),
+                message: format!(
+                    "chunk {} has {count} instances ({} parameter values, 2 sides{}); at most {MAX_INSTANCES_PER_CHUNK}",
+                    def.name,
+                    values.join(" x "),
+                    if def.mirror_files { ", 2 wings" } else { "" }
+                ),
+            });
+        }
+        if lib.len() as u64 + count > MAX_INSTANCES as u64 {
+            return Err(ChunkError {
+                place: def.origin.clone(),
+                message: format!(
+                    "chunk {}: the library grows past {MAX_INSTANCES} instances",
+                    def.name
+                ),
             });
         }
         let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
@@ -354,6 +436,8 @@ pub fn instances(defs: &[ChunkDef]) -> Result<Vec<Instance>, ChunkError> {
                         orient,
                         side,
                         args: &args,
+                        compiled: &compiled,
+                        name: &def.name,
                     };
                     new.push(Instance {
                         name: format!("{base}{suffix}"),
@@ -369,19 +453,41 @@ pub fn instances(defs: &[ChunkDef]) -> Result<Vec<Instance>, ChunkError> {
                         require: def
                             .require
                             .iter()
-                            .map(|e| ctx.expr(e, &lib, &defs[..k]))
+                            .map(|e| ctx.expr(e, &lib, &earlier))
                             .collect::<Result<_, _>>()?,
                         optional: def
                             .optional
                             .iter()
-                            .map(|e| ctx.expr(e, &lib, &defs[..k]))
+                            .map(|e| ctx.expr(e, &lib, &earlier))
                             .collect::<Result<_, _>>()?,
                         key: (values.clone(), flip, mirror),
                     });
                 }
             }
         }
+        let range = lib.len()..lib.len() + new.len();
+        if !def.params.is_empty() {
+            for (k, i) in range.clone().zip(&new) {
+                let key = (
+                    def.name.as_str(),
+                    i.key.0.clone(),
+                    i.side == Color::White,
+                    i.key.2,
+                );
+                earlier.by_args.insert(key, k);
+            }
+        }
         lib.extend(new);
+        earlier.defs.insert(&def.name, (def, range));
     }
-    Ok(lib)
+    Ok((lib, compiled.get()))
+}
+
+/// How many instances `def` compiles to: its parameters' values
+/// multiplied, times 2 sides, times 2 wings with `mirror files`.
+pub fn instance_count(def: &ChunkDef) -> u64 {
+    let wings = if def.mirror_files { 2 } else { 1 };
+    def.params.iter().fold(2 * wings, |n: u64, p| {
+        n.saturating_mul(p.values.len() as u64)
+    })
 }

@@ -1,7 +1,7 @@
 //! Tokens of the chunk language (docs/chunk-language.md), each with its line
 //! and column so the parser can say where an error is.
 
-use super::ChunkError;
+use super::error::ChunkError;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
@@ -46,10 +46,17 @@ const SYMBOLS: [&str; 15] = [
 pub fn lex(file: &str, src: &str) -> Result<Vec<Token>, ChunkError> {
     let mut out = Vec::new();
     let bytes = src.as_bytes();
-    let (mut i, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    let (mut i, mut line) = (0usize, 1usize);
+    // The column of byte `col_at`, moved forward as `i` moves: counting the
+    // characters from the start of the line at every token was quadratic
+    // in the length of a line.
+    let (mut col_at, mut col) = (0usize, 1usize);
     while i < bytes.len() {
         let c = bytes[i];
-        let col = src[line_start..i].chars().count() + 1;
+        // `i` is always at a character boundary (only ASCII is skipped byte
+        // by byte; anything else is an error).
+        col += src[col_at..i].chars().count();
+        col_at = i;
         let at = |tok: Tok, start: usize, end: usize| Token {
             tok,
             line,
@@ -60,7 +67,7 @@ pub fn lex(file: &str, src: &str) -> Result<Vec<Token>, ChunkError> {
         if c == b'\n' {
             line += 1;
             i += 1;
-            line_start = i;
+            (col_at, col) = (i, 1);
         } else if c.is_ascii_whitespace() {
             i += 1;
         } else if c == b'#' {
@@ -117,7 +124,7 @@ pub fn lex(file: &str, src: &str) -> Result<Vec<Token>, ChunkError> {
             ));
         }
     }
-    let col = src[line_start..].chars().count() + 1;
+    col += src[col_at..].chars().count();
     out.push(Token {
         tok: Tok::Eof,
         line,
@@ -165,6 +172,31 @@ mod tests {
                 Tok::Ident("W*".into()),
                 Tok::Eof
             ]
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_and_restart_on_each_line() {
+        let t = lex("t", "é WP\n  D4 # ü\n   ").unwrap_err();
+        assert_eq!(t.to_string(), "t:1:1: unexpected character 'é'");
+        let t = lex("t", "# é\nWP on\n  D4 # ü\n   ").unwrap();
+        let at: Vec<_> = t.iter().map(|t| (t.line, t.col)).collect();
+        assert_eq!(at, vec![(2, 1), (2, 4), (3, 3), (4, 4)]);
+    }
+
+    #[test]
+    fn a_very_long_line_is_read_in_linear_time() {
+        // 400 KB on one line took seconds when each token counted its column
+        // from the start of the line; it is a few milliseconds now.
+        let line = vec!["WP on D4"; 50_000].join(" & ");
+        let start = std::time::Instant::now();
+        let t = lex("t", &line).unwrap();
+        assert_eq!(t.len(), 4 * 50_000);
+        assert_eq!(t[t.len() - 2].col, line.len() - 1);
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(1),
+            "{:?}",
+            start.elapsed()
         );
     }
 

@@ -5,11 +5,15 @@
 //! - [`lexer`], [`parse`]: text to [`ast::ChunkDef`]s, errors with file:line:col;
 //! - [`compile`]: definitions to instances (parameters, reflections, mirrors);
 //! - [`matcher`]: the chunks present in a position and the pieces they cover;
-//! - [`mine`]: chunks generated from games (frequent piece patterns).
+//! - [`mine`]: chunks generated from games (frequent piece patterns);
+//! - [`error`]: where and what went wrong; [`limits`]: the bounds on a
+//!   library, so no chunk file overflows a stack or exhausts memory.
 
 pub mod ast;
 pub mod compile;
+pub mod error;
 pub mod lexer;
+pub mod limits;
 pub mod matcher;
 pub mod mine;
 pub mod parse;
@@ -20,25 +24,9 @@ use std::path::Path;
 use shakmaty::{Bitboard, Board};
 
 pub use compile::Instance;
+pub use error::ChunkError;
+pub use limits::{MAX_COMPILED, MAX_INSTANCES, MAX_INSTANCES_PER_CHUNK, MAX_NESTING};
 pub use matcher::Found;
-
-/// A parse or compile error: `file:line:col: message`.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{place}: {message}")]
-pub struct ChunkError {
-    /// `file:line:col` or `file:line`.
-    pub place: String,
-    pub message: String,
-}
-
-impl ChunkError {
-    pub fn at(file: &str, line: usize, col: usize, message: &str) -> ChunkError {
-        ChunkError {
-            place: format!("{file}:{line}:{col}"),
-            message: message.to_string(),
-        }
-    }
-}
 
 /// The chunk library Mach ships (`books/chunks/*.chunk`), compiled in.
 const BUILTIN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_chunks.rs"));
@@ -62,7 +50,21 @@ impl Library {
         let mut text = String::new();
         for (name, src) in sources {
             defs.extend(parse::parse_file(name, src)?);
-            text.push_str(&format!("#file {name}\n{src}\n"));
+            // One line per name, and no line of the source that reads as
+            // the start of another file (a comment `#file x` stays a
+            // comment: `##file x`), so the stored text reads back the same.
+            let name: String = name
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
+            text.push_str(&format!("#file {name}\n"));
+            for line in src.split_inclusive('\n') {
+                if line.starts_with("#file ") {
+                    text.push('#');
+                }
+                text.push_str(line);
+            }
+            text.push('\n');
         }
         let instances = compile::instances(&defs)?;
         Ok(Library {

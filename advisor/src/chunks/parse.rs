@@ -4,8 +4,9 @@
 use shakmaty::{Color, Role};
 
 use super::ast::*;
+use super::error::ChunkError;
 use super::lexer::{lex, Tok, Token};
-use super::ChunkError;
+use super::limits::MAX_NESTING;
 
 /// Parses every chunk of one file.
 pub fn parse_file(file: &str, src: &str) -> Result<Vec<ChunkDef>, ChunkError> {
@@ -15,6 +16,7 @@ pub fn parse_file(file: &str, src: &str) -> Result<Vec<ChunkDef>, ChunkError> {
         toks,
         i: 0,
         params: Vec::new(),
+        depth: 0,
     };
     let mut defs = Vec::new();
     while p.peek() != &Tok::Eof {
@@ -29,6 +31,8 @@ struct Parser<'a> {
     i: usize,
     /// The parameters of the chunk being parsed.
     params: Vec<Param>,
+    /// How many `(` and `not` enclose the term being parsed.
+    depth: usize,
 }
 
 const KEYWORDS: [&str; 8] = [
@@ -127,7 +131,7 @@ impl Parser<'_> {
 
     /// `chunk NAME [(params)] wrt SIDE.` ... `end NAME.`
     fn chunk(&mut self) -> Result<ChunkDef, ChunkError> {
-        let start = self.toks[self.i].line;
+        let start = (self.toks[self.i].line, self.toks[self.i].col);
         self.word("chunk")?;
         let name = self.name("a chunk name")?;
         self.params = if self.is_sym("(") {
@@ -148,7 +152,7 @@ impl Parser<'_> {
             require: Vec::new(),
             optional: Vec::new(),
             advice: Vec::new(),
-            origin: format!("{}:{start}", self.file),
+            origin: format!("{}:{}:{}", self.file, start.0, start.1),
         };
         loop {
             if self.is_word("end") {
@@ -316,15 +320,22 @@ impl Parser<'_> {
 
     /// `( EXPR ) | not TERM | ATOM { + ATOM }`
     fn term(&mut self) -> Result<Expr, ChunkError> {
-        if self.is_sym("(") {
-            self.next();
-            let e = self.expr()?;
-            self.sym(")")?;
-            return Ok(e);
-        }
-        if self.is_word("not") {
-            self.next();
-            return Ok(Expr::Not(Box::new(self.term()?)));
+        if self.is_sym("(") || self.is_word("not") {
+            if self.depth == MAX_NESTING {
+                return Err(self.error_here(&format!(
+                    "\"(\" and \"not\" nest more than {MAX_NESTING} deep"
+                )));
+            }
+            self.depth += 1;
+            let e = if self.is_sym("(") {
+                self.next();
+                self.expr().and_then(|e| self.sym(")").map(|_| e))
+            } else {
+                self.next();
+                self.term().map(|e| Expr::Not(Box::new(e)))
+            };
+            self.depth -= 1;
+            return e;
         }
         let mut atoms = vec![Expr::Atom(self.atom()?)];
         while self.is_sym("+") {

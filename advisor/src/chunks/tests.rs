@@ -310,11 +310,11 @@ fn errors_name_the_file_line_column_and_what_was_expected() {
     );
     assert_eq!(
         err("chunk a wrt white.\nclassification c.\nrequire\nchunk b.\nend a."),
-        "t.chunk:1: chunk b is used before it is defined"
+        "t.chunk:1:1: chunk b is used before it is defined"
     );
     assert_eq!(
         err("chunk a wrt white.\nrequire\nWP on D4.\nend a."),
-        "t.chunk:1: chunk a has no classification"
+        "t.chunk:1:1: chunk a has no classification"
     );
 }
 
@@ -377,4 +377,198 @@ end target.");
     // White castled, Black not: no target.
     let pos = "2k5/ppp5/8/8/8/3B4/5PPP/6K1 w - - 0 1";
     assert_eq!(names(&l, pos), ["shelter.w"]);
+}
+
+/// A chunk requiring `expr`.
+fn requiring(expr: &str) -> String {
+    format!("chunk deep wrt white.\nclassification c.\nrequire\n{expr}.\nend deep.\n")
+}
+
+/// Runs `f` on a thread with the stack the UCI engine's controller has
+/// (Rust's default, 2 MiB), where 3,000 nested parentheses overflowed.
+fn on_a_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn parentheses_and_nots_nested_past_the_bound_are_an_error_at_their_place() {
+    let parens = |n: usize| format!("{}WP on D4{}", "(".repeat(n), ")".repeat(n));
+    let nots = |n: usize| format!("{}WP on D4", "not ".repeat(n));
+    // The bound itself is fine, with both kinds mixed.
+    let half = MAX_NESTING / 2;
+    lib(&requiring(&format!(
+        "{}{}{}",
+        "(not ".repeat(half),
+        "WP on D4",
+        ")".repeat(half)
+    )));
+    lib(&requiring(&parens(MAX_NESTING)));
+    // One more is an error naming the line and column of the opening too many.
+    let e = on_a_small_stack(move || err(&requiring(&parens(10_000))));
+    let col = MAX_NESTING + 1;
+    assert_eq!(
+        e,
+        format!("t.chunk:4:{col}: \"(\" and \"not\" nest more than {MAX_NESTING} deep")
+    );
+    let e = on_a_small_stack(move || err(&requiring(&nots(10_000))));
+    let col = 4 * MAX_NESTING + 1;
+    assert_eq!(
+        e,
+        format!("t.chunk:4:{col}: \"(\" and \"not\" nest more than {MAX_NESTING} deep")
+    );
+}
+
+#[test]
+fn an_index_holding_a_library_nested_too_deep_is_an_error_not_a_stack_overflow() {
+    // What an index built before the bound may hold: its loader reads it
+    // back with the same parser, on the engine's threads.
+    let deep = requiring(&format!("{}WP on D4{}", "(".repeat(3000), ")".repeat(3000)));
+    let stored = format!("#file old.chunk\n{deep}\n");
+    let e = on_a_small_stack(move || Library::from_stored_text(&stored).unwrap_err().to_string());
+    assert!(e.starts_with("old.chunk:4:65: "), "{e}");
+}
+
+#[test]
+fn a_chunk_with_too_many_parameter_values_is_an_error_naming_it() {
+    // Seven file parameters: 8^7 x 2 = 4,194,304 instances, which
+    // exhausted memory; 146 bytes.
+    let src = "chunk s($a in a..h, $b in a..h, $c in a..h, $d in a..h, $e in a..h, $f in a..h, $g in a..h) wrt white.\nclassification c.\nrequire\nWP on $a2.\nend s.\n";
+    assert_eq!(
+        err(src),
+        format!(
+            "t.chunk:1:1: chunk s has 4194304 instances (8 x 8 x 8 x 8 x 8 x 8 x 8 parameter values, 2 sides); at most {MAX_INSTANCES_PER_CHUNK}"
+        )
+    );
+    // Three are fine, with the mirror: 8^3 x 2 x 2 = 2,048.
+    let l = lib("chunk s($a in a..h, $b in a..h, $c in a..h) wrt white.\nclassification c.\nmirror files.\nrequire\nWP on $a2 & BP on $b7 & WN on $c3.\nend s.\n");
+    assert_eq!(l.instances.len(), 2048);
+}
+
+/// Five chunks, each taking `params` file parameters and requiring any
+/// instance of the one before it (or, `passed`, the one with its own
+/// arguments).
+fn levels(params: usize, passed: bool) -> String {
+    let names: Vec<String> = (0..params)
+        .map(|k| format!("${}", (b'a' + k as u8) as char))
+        .collect();
+    let list = names
+        .iter()
+        .map(|p| format!("{p} in a..h"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let args = if passed {
+        format!("({})", names.join(", "))
+    } else {
+        String::new()
+    };
+    let mut src = String::new();
+    for n in 0..5 {
+        let body = if n == 0 {
+            "WP on $a2".to_string()
+        } else {
+            format!("chunk c{}{args} & WP on $a2", n - 1)
+        };
+        src.push_str(&format!(
+            "chunk c{n}({list}) wrt white.\nclassification c.\nrequire\n{body}.\nend c{n}.\n"
+        ));
+    }
+    src
+}
+
+#[test]
+fn references_through_levels_of_parameterised_chunks_are_bounded() {
+    // Four parameters through five levels exhausted memory: each level's
+    // 8,192 instances each listed the 4,096 of the level before.
+    assert!(err(&levels(4, false)).starts_with("t.chunk:1:1: chunk c0 has 8192 instances"));
+    // Three parameters pass the count, and stop at the bound on compiled
+    // terms, at the first chunk that refers to its 1,024-instance neighbour.
+    assert_eq!(
+        err(&levels(3, false)),
+        format!(
+            "t.chunk:6:1: chunk c1: the library grows past {MAX_COMPILED} compiled terms (expressions times instances, and the instances each \"chunk\" reference looks through); use fewer parameters or references"
+        )
+    );
+    // Naming one instance costs little: three parameters passed on
+    // through five levels are fine, and so are two without arguments.
+    let l = lib(&levels(3, true));
+    assert_eq!(l.instances.len(), 5 * 1024);
+    let b = board("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+    assert_eq!(
+        l.find(&b).len(),
+        5 * 64,
+        "every c(a,_,_).w: the pawn on a2, through all five levels"
+    );
+    assert_eq!(lib(&levels(2, false)).instances.len(), 5 * 128);
+}
+
+#[test]
+fn a_long_expression_repeated_by_many_instances_is_bounded() {
+    // 100,000 groups on one atom (about 400 KB), times 4,096 instances.
+    let groups = vec!["D4"; 100_000].join("+");
+    let src = format!("chunk s($a in a..h, $b in a..h, $c in a..h) wrt white.\nclassification c.\nmirror files.\nrequire\nWP on {groups}.\nend s.\n");
+    let start = std::time::Instant::now();
+    assert!(err(&src).contains(&format!("past {MAX_COMPILED} compiled terms")));
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn a_comment_that_reads_like_a_file_header_survives_the_round_trip() {
+    let src = "chunk a wrt white.\nclassification c.\n#file elsewhere.chunk\nrequire\nWP on D4.\nend a.\n";
+    let l = Library::from_sources([("a.chunk", src)]).unwrap();
+    let back = Library::from_stored_text(&l.text).unwrap();
+    assert_eq!(back.instances.len(), l.instances.len());
+    assert_eq!(back.text, l.text);
+}
+
+/// Deepest nesting of `(` and `not` in an expression.
+fn nesting(e: &ast::Expr) -> usize {
+    match e {
+        ast::Expr::And(v) | ast::Expr::Or(v) => v.iter().map(nesting).max().unwrap_or(0),
+        ast::Expr::Not(e) => 1 + nesting(e),
+        ast::Expr::Atom(_) => 0,
+    }
+}
+
+#[test]
+fn the_shipped_library_is_far_inside_every_bound() {
+    let l = Library::builtin();
+    // Parentheses leave no trace in the tree; count them in the text.
+    let mut parens = 0usize;
+    let mut deepest_paren = 0usize;
+    for line in l.text.lines() {
+        let code = line.split('#').next().unwrap();
+        for c in code.chars() {
+            match c {
+                '(' => {
+                    parens += 1;
+                    deepest_paren = deepest_paren.max(parens);
+                }
+                ')' => parens = parens.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    let deepest_not = l
+        .defs
+        .iter()
+        .flat_map(|d| d.require.iter().chain(&d.optional))
+        .map(nesting)
+        .max()
+        .unwrap();
+    let per_chunk = l.defs.iter().map(compile::instance_count).max().unwrap();
+    let (instances, compiled) = compile::instances_counted(&l.defs).unwrap();
+    eprintln!(
+        "shipped library: parentheses {deepest_paren} deep, not {deepest_not} deep, \
+         {per_chunk} instances for the largest chunk, {} instances, {compiled} compiled terms",
+        instances.len()
+    );
+    assert!(deepest_paren + deepest_not <= MAX_NESTING / 8);
+    assert!(per_chunk as usize <= MAX_INSTANCES_PER_CHUNK / 64);
+    assert!(instances.len() <= MAX_INSTANCES / 64);
+    assert!(compiled <= MAX_COMPILED / 16);
 }
