@@ -250,10 +250,11 @@ pub struct BookSummary {
 /// `min_games` times; its weight is Polyglot make-book's score for the side
 /// that played it (2 per win, 1 per draw), divided down per position so the
 /// largest fits 16 bits. A move that only lost keeps weight 0 (never
-/// chosen, still listed).
+/// chosen, still listed). The caller owns `out` (for a file: a temporary,
+/// renamed once the book is whole).
 pub fn write_book(
     index: &AdvisorIndex,
-    out: &Path,
+    out: impl Write,
     max_plies: usize,
     min_games: u32,
 ) -> Result<BookSummary, Error> {
@@ -307,7 +308,7 @@ pub fn write_book(
             .then(a.mv.cmp(&b.mv))
     });
     summary.entries = entries.len();
-    let mut f = std::io::BufWriter::new(std::fs::File::create(out)?);
+    let mut f = std::io::BufWriter::new(out);
     for e in &entries {
         f.write_all(&e.to_bytes())?;
     }

@@ -68,6 +68,9 @@ pub struct Args {
     /// Write the advice as a self-contained HTML page (boards, arrows, statistics, the games) to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "json")]
     html: Option<PathBuf>,
+    /// Replace an --html FILE that Mach did not write (a page Mach wrote is always replaced).
+    #[arg(long, requires = "html")]
+    force: bool,
     /// Measure query latency over N positions taken from the index's own games.
     #[arg(long, value_name = "N")]
     bench: Option<usize>,
@@ -122,6 +125,10 @@ fn query_options(a: &Args) -> Result<QueryOptions, String> {
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
+    if let Some(path) = &a.html {
+        // Before the index is opened: a page must not cost a user's file.
+        html::check_page(path, a.force)?;
+    }
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
     let index = AdvisorIndex::open(&dir).map_err(|e| {
         format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
@@ -147,7 +154,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     match &a.html {
         Some(path) => {
             let page = html::advise_page::page(&view, None);
-            html::write_page(path, &page)?;
+            html::write_page(path, &page, a.force)?;
             println!(
                 "wrote {} ({} bytes): {} games, {} suggested moves",
                 path.display(),

@@ -22,6 +22,7 @@ mod html;
 mod matchrun;
 mod named_openings;
 mod options;
+mod outfile;
 mod output;
 mod paths;
 mod position_input;
