@@ -26,6 +26,7 @@ mod outfile;
 mod output;
 mod paths;
 mod position_input;
+mod printable;
 mod protocol;
 mod search_thread;
 mod tune;
@@ -105,7 +106,8 @@ fn main() {
         Some(Cmd::Tune(args)) => tune::run(&args),
     };
     if let Err(e) = result {
-        eprintln!("mach: {e}");
+        // Errors may quote a file's text (a PGN tag): no control characters.
+        eprintln!("mach: {}", printable::text(&e));
         std::process::exit(1);
     }
 }
