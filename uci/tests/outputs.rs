@@ -204,10 +204,10 @@ fn advise_html_into_a_directory_is_refused_and_leaves_no_temporary() {
             args.push("--force".as_ref());
         }
         let r = advise(&args);
-        assert!(!r.ok);
-        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
         assert_eq!(listing(d.path()), ["pages"]);
         assert!(listing(&target).is_empty());
+        assert!(!r.ok);
+        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
     }
 }
 
@@ -216,16 +216,16 @@ fn advise_prints_escape_laden_names_without_control_characters() {
     let r = advise(&[]);
     assert!(r.ok, "{}", r.stderr);
     let text = String::from_utf8(r.stdout).unwrap();
-    assert!(
-        text.contains("Evil]0;PWNED[2J"),
-        "the name is shown: {text}"
-    );
-    assert!(text.contains("Ev0[31m"), "the event is shown: {text}");
     let controls: Vec<char> = text
         .chars()
         .filter(|&c| c.is_control() && c != '\n')
         .collect();
     assert!(controls.is_empty(), "{controls:?} in {text}");
+    assert!(
+        text.contains("Evil]0;PWNED[2J"),
+        "the name is shown: {text}"
+    );
+    assert!(text.contains("Ev0[31m"), "the event is shown: {text}");
 }
 
 #[test]
@@ -234,16 +234,17 @@ fn match_pgnout_and_html_on_one_file_are_refused_and_the_games_in_it_survive() {
     let pgn = d.path().join("g.pgn");
     let old = "[Event \"earlier\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n";
     std::fs::write(&pgn, old).unwrap();
-    // Also spelled differently: the same file all the same.
+    // Also spelled differently, and with --force: the same file all the same.
     let other = d.path().join(".").join("g.pgn");
-    for html in [&pgn, &other] {
-        let r = quick_match(&[
+    for (html, force) in [(&pgn, None), (&other, Some("--force"))] {
+        let mut args = vec![
             "--pgnout".as_ref(),
             pgn.as_os_str(),
             "--html".as_ref(),
             html.as_os_str(),
-            "--force".as_ref(),
-        ]);
+        ];
+        args.extend(force.map(std::ffi::OsStr::new));
+        let r = quick_match(&args);
         assert!(!r.ok, "the match ran");
         assert!(
             r.stderr.contains("--pgnout and --html name the same file"),
@@ -279,9 +280,9 @@ fn book_out_into_a_directory_is_refused_even_with_force_and_leaves_no_temporary(
     let target = d.path().join("books");
     std::fs::create_dir(&target).unwrap();
     let r = mach!("book", "--index", index(), "--out", target, "--force");
+    assert_eq!(listing(d.path()), ["books"]);
     assert!(!r.ok);
     assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
-    assert_eq!(listing(d.path()), ["books"]);
     // A new book, then the same again only with --force.
     let book = d.path().join("gm.bin");
     let r = mach!("book", "--index", index(), "--out", book);
