@@ -68,8 +68,9 @@ pub struct Args {
     /// Write the advice as a self-contained HTML page (boards, arrows, statistics, the games) to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "json")]
     html: Option<PathBuf>,
-    /// Replace an --html FILE that Mach did not write (a page Mach wrote is always replaced).
-    #[arg(long, requires = "html")]
+    /// Replace an --html FILE that Mach did not write (a page Mach wrote is always
+    /// replaced), or an existing --calibrate FILE.
+    #[arg(long)]
     force: bool,
     /// Measure query latency over N positions taken from the index's own games.
     #[arg(long, value_name = "N")]
@@ -125,9 +126,12 @@ fn query_options(a: &Args) -> Result<QueryOptions, String> {
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
+    // Before the index is opened: an output must not cost a user's file.
     if let Some(path) = &a.html {
-        // Before the index is opened: a page must not cost a user's file.
         html::check_page(path, a.force)?;
+    }
+    if let Some(path) = &a.calibrate {
+        crate::outfile::check(path, "--calibrate", a.force, None)?;
     }
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
     let index = AdvisorIndex::open(&dir).map_err(|e| {

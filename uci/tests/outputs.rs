@@ -212,6 +212,30 @@ fn advise_html_into_a_directory_is_refused_and_leaves_no_temporary() {
 }
 
 #[test]
+fn advise_calibrate_keeps_an_existing_file_without_force() {
+    let d = temp("advise-calibrate");
+    let tsv = d.path().join("calib.tsv");
+    std::fs::write(&tsv, "the user's table\n").unwrap();
+    let pgn = index().with_file_name("games.pgn");
+    let args = [
+        "--eval".as_ref(),
+        pgn.as_os_str(),
+        "--limit".as_ref(),
+        "5".as_ref(),
+        "--calibrate".as_ref(),
+        tsv.as_os_str(),
+    ];
+    let r = advise(&args);
+    assert_eq!(std::fs::read_to_string(&tsv).unwrap(), "the user's table\n");
+    assert!(!r.ok && r.stderr.contains("pass --force"), "{}", r.stderr);
+    let mut forced = args.to_vec();
+    forced.push("--force".as_ref());
+    let r = advise(&forced);
+    assert!(r.ok, "{}", r.stderr);
+    assert_ne!(std::fs::read_to_string(&tsv).unwrap(), "the user's table\n");
+}
+
+#[test]
 fn advise_prints_escape_laden_names_without_control_characters() {
     let r = advise(&[]);
     assert!(r.ok, "{}", r.stderr);
