@@ -78,32 +78,56 @@ impl Entry {
     }
 }
 
+/// The largest file `Book::open` reads: 512 MiB, 32 million entries. The
+/// largest books in common use hold a few million entries (tens to a few
+/// hundred MB); the book is held in memory, entry for byte.
+pub const MAX_BOOK_BYTES: u64 = 512 << 20;
+
 /// A Polyglot book in memory.
 pub struct Book {
     entries: Vec<Entry>,
 }
 
 impl Book {
-    /// Reads and checks a book: whole entries, sorted by key.
+    /// Reads and checks a book: a regular file of at most [`MAX_BOOK_BYTES`],
+    /// whole entries, sorted by key. A pipe, a device (`/dev/zero`,
+    /// `/dev/stdin`) or a directory is refused without reading from it (a
+    /// pipe with no writer would block), and the memory is the file's size.
     pub fn open(path: &Path) -> Result<Book, Error> {
-        let raw =
-            std::fs::read(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
-        Book::from_bytes(&raw).map_err(|e| Error::Input(format!("{}: {e}", path.display())))
+        let bad = |e: String| Error::Input(format!("{}: {e}", path.display()));
+        // Checked before opening, so a pipe is never opened...
+        let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
+        book_size(&meta).map_err(bad)?;
+        let file = open_nonblocking(path).map_err(|e| bad(e.to_string()))?;
+        // ...and again on what was opened, in case the path changed meanwhile.
+        let meta = file.metadata().map_err(|e| bad(e.to_string()))?;
+        let len = book_size(&meta).map_err(bad)?;
+        Book::read(std::io::Read::take(file, len), len).map_err(bad)
     }
 
+    /// The entries of `raw` (a whole book in memory), checked as `open` checks them.
     pub fn from_bytes(raw: &[u8]) -> Result<Book, String> {
-        if !raw.len().is_multiple_of(ENTRY_BYTES) {
+        Book::read(raw, raw.len() as u64)
+    }
+
+    /// Reads `len` bytes of entries from `r`, checking them as they come.
+    fn read(r: impl std::io::Read, len: u64) -> Result<Book, String> {
+        if !len.is_multiple_of(ENTRY_BYTES as u64) {
             return Err(format!(
-                "not a Polyglot book: {} bytes is not a whole number of 16-byte entries",
-                raw.len()
+                "not a Polyglot book: {len} bytes is not a whole number of 16-byte entries"
             ));
         }
-        let entries: Vec<Entry> = raw
-            .chunks_exact(ENTRY_BYTES)
-            .map(Entry::from_bytes)
-            .collect();
-        if entries.windows(2).any(|w| w[0].key > w[1].key) {
-            return Err("not a Polyglot book: entries are not sorted by key".into());
+        let n = (len / ENTRY_BYTES as u64) as usize;
+        let mut r = std::io::BufReader::with_capacity(1 << 16, r);
+        let mut entries = Vec::with_capacity(n);
+        let mut b = [0u8; ENTRY_BYTES];
+        for _ in 0..n {
+            std::io::Read::read_exact(&mut r, &mut b).map_err(|e| e.to_string())?;
+            let e = Entry::from_bytes(&b);
+            if entries.last().is_some_and(|p: &Entry| p.key > e.key) {
+                return Err("not a Polyglot book: entries are not sorted by key".into());
+            }
+            entries.push(e);
         }
         Ok(Book { entries })
     }
@@ -154,6 +178,57 @@ pub fn pick_from(moves: &[(Move, u16)], r: f64) -> Option<Move> {
     None
 }
 
+/// The size of a book file, or why it cannot be one.
+fn book_size(meta: &std::fs::Metadata) -> Result<u64, String> {
+    if !meta.is_file() {
+        return Err(format!(
+            "not a regular file (a {}); a Polyglot book is a .bin file",
+            kind(&meta.file_type())
+        ));
+    }
+    if meta.len() > MAX_BOOK_BYTES {
+        return Err(format!(
+            "{} MB is more than a book may have ({} MB)",
+            meta.len() >> 20,
+            MAX_BOOK_BYTES >> 20
+        ));
+    }
+    Ok(meta.len())
+}
+
+/// What a path that is not a regular file is, in words.
+fn kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "pipe";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "device";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+    }
+    if t.is_dir() {
+        "directory"
+    } else {
+        "special file"
+    }
+}
+
+/// Opens `path` for reading without waiting for a writer, should it have
+/// become a pipe since it was checked (O_NONBLOCK; the read itself is
+/// refused after the check of the open file).
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::File::options();
+    o.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NONBLOCK);
+    o.open(path)
+}
+
 /// Per position and move: games and points for the side that played it.
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -175,10 +250,11 @@ pub struct BookSummary {
 /// `min_games` times; its weight is Polyglot make-book's score for the side
 /// that played it (2 per win, 1 per draw), divided down per position so the
 /// largest fits 16 bits. A move that only lost keeps weight 0 (never
-/// chosen, still listed).
+/// chosen, still listed). The caller owns `out` (for a file: a temporary,
+/// renamed once the book is whole).
 pub fn write_book(
     index: &AdvisorIndex,
-    out: &Path,
+    out: impl Write,
     max_plies: usize,
     min_games: u32,
 ) -> Result<BookSummary, Error> {
@@ -232,7 +308,7 @@ pub fn write_book(
             .then(a.mv.cmp(&b.mv))
     });
     summary.entries = entries.len();
-    let mut f = std::io::BufWriter::new(std::fs::File::create(out)?);
+    let mut f = std::io::BufWriter::new(out);
     for e in &entries {
         f.write_all(&e.to_bytes())?;
     }
@@ -322,5 +398,43 @@ mod tests {
         let mut unsorted = raw.clone();
         unsorted[0] = 0xff;
         assert!(Book::from_bytes(&unsorted).is_err());
+    }
+
+    #[test]
+    fn a_directory_or_an_oversized_file_is_refused_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Book::open(dir.path()).err().unwrap().to_string();
+        assert!(e.contains("not a regular file (a directory)"), "{e}");
+        // Sparse: no disk and no memory, only its size is looked at.
+        let big = dir.path().join("big.bin");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(MAX_BOOK_BYTES + ENTRY_BYTES as u64).unwrap();
+        let e = Book::open(&big).err().unwrap().to_string();
+        assert!(e.contains("more than a book may have (512 MB)"), "{e}");
+        f.set_len(2 * ENTRY_BYTES as u64).unwrap();
+        assert_eq!(Book::open(&big).unwrap().len(), 2);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_with_no_writer_and_a_device_are_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // In a thread, so that a read that waits for a writer fails the test, not hangs it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(Book::open(&fifo).err().map(|e| e.to_string())));
+        let e = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("opening a pipe with no writer must not wait")
+            .unwrap();
+        assert!(e.contains("not a regular file (a pipe)"), "{e}");
+        let e = Book::open(Path::new("/dev/zero"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("not a regular file (a device)"), "{e}");
     }
 }

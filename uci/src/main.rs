@@ -5,6 +5,7 @@
 
 mod advise;
 mod cmd;
+mod printable;
 mod uci;
 
 use clap::{Parser, Subcommand};
@@ -56,7 +57,7 @@ fn main() {
     // Diagnostics go to stderr (stdout is the UCI channel); RUST_LOG=debug shows more.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    mach_inputs::set_shared_flag(cli.shared.clone());
+    mach_files::set_shared_flag(cli.shared.clone());
     if matches!(
         cli.command,
         Some(Cmd::Perft(_) | Cmd::Bench(_) | Cmd::Epd(_) | Cmd::Advise(_) | Cmd::Sprt(_))
@@ -81,7 +82,8 @@ fn main() {
         Some(Cmd::Tune(args)) => mach_tune::run(&args),
     };
     if let Err(e) = result {
-        eprintln!("mach: {e}");
+        // Errors may quote a file's text (a PGN tag): no control characters.
+        eprintln!("mach: {}", printable::text(&e));
         std::process::exit(1);
     }
 }

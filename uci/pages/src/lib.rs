@@ -9,6 +9,7 @@ pub mod game_view;
 pub mod match_page;
 pub mod words;
 
+use std::io::{Read, Write};
 use std::path::Path;
 
 /// `text` escaped for HTML element content and attribute values.
@@ -55,10 +56,14 @@ button{margin-right:.3em} textarea{width:100%;font-family:monospace}
 .board{flex:none} .stepper{width:290px;flex:none} .stepper .moves{font-size:.85em;margin-top:.3em}
 ";
 
+/// How every page Mach writes begins: its mark, so that writing the page
+/// again replaces Mach's own page without `--force`, and never a user's file.
+pub const MARK: &str = "<!DOCTYPE html>\n<!-- written by mach -->\n";
+
 /// A whole page: `title`, the shared style, `body` and an optional script.
 pub fn page(title: &str, body: &str, script: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+        "{MARK}<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <title>{}</title><style>{CSS}{}</style></head>\n<body>\n{body}\n{}</body></html>\n",
         esc(title),
@@ -71,13 +76,26 @@ pub fn page(title: &str, body: &str, script: &str) -> String {
     )
 }
 
-/// Writes `html` to `path` through a temporary file and a rename, so a
-/// browser reloading the page never sees half of it.
-pub fn write_page(path: &Path, html: &str) -> Result<(), String> {
-    let tmp = path.with_extension("html.tmp");
-    std::fs::write(&tmp, html)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// Whether the file at `path` is a page Mach wrote (begins with [`MARK`]).
+fn mach_page(path: &Path) -> bool {
+    let mut head = [0u8; MARK.len()];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|_| head == MARK.as_bytes())
+}
+
+/// Refuses `--html FILE` before any work unless it is new, a page Mach
+/// wrote, or `force` (and it is a regular file).
+pub fn check_page(path: &Path, force: bool) -> Result<(), String> {
+    mach_files::outfile::check(path, "--html", force, Some(mach_page))
+}
+
+/// Writes `html` to `path` (as [`check_page`] allows) through a unique
+/// temporary file and a rename, so a browser reloading the page never sees
+/// half of it and a failure leaves no temporary behind.
+pub fn write_page(path: &Path, html: &str, force: bool) -> Result<(), String> {
+    check_page(path, force)?;
+    mach_files::outfile::replace(path, |f| f.write_all(html.as_bytes()))
 }
 
 #[cfg(test)]
@@ -94,5 +112,24 @@ mod tests {
         let u = pgn_data_url("[White \"A\"]\n\n1. e4 *");
         assert!(u.starts_with("data:application/x-chess-pgn"));
         assert!(!u.contains(' ') && !u.contains('\n'));
+    }
+
+    #[test]
+    fn a_page_is_written_again_without_force_but_a_users_file_only_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("advice.html");
+        let html = page("t", "<p>x</p>", "");
+        assert!(html.starts_with(MARK));
+        write_page(&out, &html, false).unwrap();
+        write_page(&out, &html, false).unwrap();
+        std::fs::write(&out, "<!DOCTYPE html>\n<p>the user's</p>").unwrap();
+        let e = write_page(&out, &html, false).unwrap_err();
+        assert!(e.contains("pass --force"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "<!DOCTYPE html>\n<p>the user's</p>"
+        );
+        write_page(&out, &html, true).unwrap();
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), html);
     }
 }

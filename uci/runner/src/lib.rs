@@ -33,7 +33,7 @@ use stats::{EloModel, Pentanomial, Sprt};
 use tally::Tally;
 use types::{Control, GameResult, Opening, Played};
 
-use mach_inputs as paths;
+use mach_files as paths;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -83,6 +83,9 @@ pub struct Args {
     /// the games with their PGN), rewritten as each game finishes.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Replace an --html FILE that Mach did not write (a page Mach wrote is always replaced).
+    #[arg(long, requires = "html")]
+    force: bool,
     /// SPRT on pentanomial pairs, stopping when decided: any of elo0=0 elo1=5
     /// alpha=0.05 beta=0.05 model=normalized|logistic (those not given keep these defaults).
     #[arg(long, num_args = 0..=5, value_name = "KEY=VALUE")]
@@ -333,6 +336,7 @@ fn plan(a: &Args) -> Result<Plan, String> {
 /// Runs `mach match`: plays the games on `--concurrency` workers, prints the
 /// summary, then reports a failed PGN file or an interruption as the error.
 pub fn run(a: &Args) -> Result<(), String> {
+    outputs(a)?;
     let plan = plan(a)?;
     if let Some(path) = &a.log {
         engine_proc::open_log(path)?;
@@ -349,7 +353,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     let html = a
         .html
         .clone()
-        .map(|p| report::HtmlReport::create(p, names, plan.control.tag(), 2 * plan.pairs))
+        .map(|p| report::HtmlReport::create(p, names, plan.control.tag(), 2 * plan.pairs, a.force))
         .transpose()?;
 
     interrupt::install();
@@ -396,6 +400,26 @@ pub fn run(a: &Args) -> Result<(), String> {
                 None => String::new(),
             }
         ));
+    }
+    Ok(())
+}
+
+/// Refuses, before anything is played or built, two files on one path
+/// (the games, the page, the log and the openings they could spoil) and an
+/// --html FILE that is not Mach's own page without --force.
+fn outputs(a: &Args) -> Result<(), String> {
+    let openings = a.openings.as_deref().filter(|p| {
+        let s = p.to_string_lossy();
+        !s.starts_with("builtin:") && !s.starts_with("shared:")
+    });
+    mach_files::outfile::distinct(&[
+        ("--pgnout", a.pgnout.as_deref()),
+        ("--html", a.html.as_deref()),
+        ("--log", a.log.as_deref()),
+        ("--openings", openings),
+    ])?;
+    if let Some(path) = &a.html {
+        mach_pages::check_page(path, a.force)?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use mach_advisor::build::{build, BuildOptions};
 use mach_advisor::AdvisorIndex;
 
 use super::engine_proc::EngineSpec;
-use mach_inputs as paths;
+use mach_files as paths;
 
 /// The openings the preset plays unless `--openings` says otherwise.
 pub const ADVICE_VS_NONE_OPENINGS: &str = "builtin:eco/b.tsv";

@@ -23,6 +23,7 @@ impl HtmlReport {
         names: [&str; 2],
         control: String,
         planned: usize,
+        force: bool,
     ) -> Result<HtmlReport, String> {
         let r = HtmlReport {
             path,
@@ -33,7 +34,9 @@ impl HtmlReport {
                 ..Report::default()
             }),
         };
-        r.write(&Tally::default(), None, false)?;
+        // Only this first write may replace a file Mach did not write (with
+        // --force); from then on the page is Mach's own.
+        r.write_page(&Tally::default(), None, false, force)?;
         Ok(r)
     }
 
@@ -67,6 +70,16 @@ impl HtmlReport {
 
     /// Writes the page with the figures of `t`.
     pub fn write(&self, t: &Tally, sprt: Option<Sprt>, finished: bool) -> Result<(), String> {
+        self.write_page(t, sprt, finished, false)
+    }
+
+    fn write_page(
+        &self,
+        t: &Tally,
+        sprt: Option<Sprt>,
+        finished: bool,
+        force: bool,
+    ) -> Result<(), String> {
         let page = {
             let mut r = self.report.lock().unwrap_or_else(|e| e.into_inner());
             r.wins = t.wdl.wins;
@@ -80,6 +93,6 @@ impl HtmlReport {
             r.finished = finished;
             mach_pages::match_page::page(&r)
         };
-        mach_pages::write_page(&self.path, &page)
+        mach_pages::write_page(&self.path, &page, force)
     }
 }

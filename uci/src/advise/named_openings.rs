@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use shakmaty::{san::San, zobrist::Zobrist64, Chess, EnPassantMode, Position};
 
-use mach_inputs::builtin as data;
+use mach_files::builtin as data;
 
 /// A named opening: ECO code and name, e.g. ("B90", "Sicilian Defense: Najdorf Variation").
 #[derive(Clone, Debug, PartialEq, Eq)]

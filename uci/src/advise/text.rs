@@ -1,9 +1,11 @@
 //! `mach advise` for terminals: the position and its opening, the advice with W/D/L percentages
 //! and average ratings, then each retrieved game with shakmaty's board diagram and why it is alike.
+//! What comes from the games' PGN (players, events) is printed without control characters.
 
 use shakmaty::{Color, Position};
 
 use crate::advise::view::View;
+use crate::printable::field;
 use mach_pages::words;
 
 /// Matching terms listed per family on a terminal (the HTML page lists them all).
@@ -50,7 +52,7 @@ pub fn print(v: &View) {
         "retrieved {} games in {:.1} ms from {}",
         v.games.len(),
         v.query_ms,
-        v.index_dir
+        field(&v.index_dir)
     );
     println!("chunks    {} found here:", v.chunks.len());
     for (name, class, n, advice) in &v.chunks {
@@ -95,11 +97,11 @@ pub fn print(v: &View) {
             i + 1,
             if g.exact { "EXACT  " } else { "similar" },
             g.score,
-            g.white,
+            field(&g.white),
             g.white_elo,
-            g.black,
+            field(&g.black),
             g.black_elo,
-            g.event,
+            field(&g.event),
             g.year,
             g.there.fullmoves(),
             side(g.there.turn()),

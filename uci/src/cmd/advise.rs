@@ -19,7 +19,7 @@ use shakmaty::{fen::Fen, Chess, Color, EnPassantMode, Position};
 use crate::advise::page as advise_page;
 use crate::advise::position_input::{self, Line};
 use crate::advise::{text as advise_text, view as advise_view};
-use mach_inputs as paths;
+use mach_files as paths;
 use mach_pages as html;
 
 #[derive(clap::Args)]
@@ -71,6 +71,10 @@ pub struct Args {
     /// Write the advice as a self-contained HTML page (boards, arrows, statistics, the games) to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "json")]
     html: Option<PathBuf>,
+    /// Replace an --html FILE that Mach did not write (a page Mach wrote is always
+    /// replaced), or an existing --calibrate FILE.
+    #[arg(long)]
+    force: bool,
     /// Measure query latency over N positions taken from the index's own games.
     #[arg(long, value_name = "N")]
     bench: Option<usize>,
@@ -125,6 +129,13 @@ fn query_options(a: &Args) -> Result<QueryOptions, String> {
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
+    // Before the index is opened: an output must not cost a user's file.
+    if let Some(path) = &a.html {
+        html::check_page(path, a.force)?;
+    }
+    if let Some(path) = &a.calibrate {
+        mach_files::outfile::check(path, "--calibrate", a.force, None)?;
+    }
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
     let index = AdvisorIndex::open(&dir).map_err(|e| {
         format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
@@ -155,7 +166,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     match &a.html {
         Some(path) => {
             let page = advise_page::page(&view, None);
-            html::write_page(path, &page)?;
+            html::write_page(path, &page, a.force)?;
             println!(
                 "wrote {} ({} bytes): {} games, {} suggested moves",
                 path.display(),

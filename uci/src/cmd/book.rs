@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use mach_advisor::polyglot::write_book;
 use mach_advisor::AdvisorIndex;
 
-use mach_inputs as paths;
+use mach_files as paths;
+use mach_files::outfile;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -28,28 +29,20 @@ pub struct Args {
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
-    if a.out.exists() && !a.force {
-        return Err(format!(
-            "{} exists; pass --force to replace it",
-            a.out.display()
-        ));
-    }
+    // A book's bytes cannot tell whose it is: an existing file needs --force,
+    // and what is not a regular file is never replaced.
+    outfile::check(&a.out, "--out", a.force, None)?;
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
     let index = AdvisorIndex::open(&dir).map_err(|e| {
         format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
     })?;
     let t = std::time::Instant::now();
-    // Written beside the target and renamed: a failed run leaves no half book.
-    let tmp = a.out.with_extension(format!("tmp-{}", std::process::id()));
-    let s = write_book(&index, &tmp, a.max_plies, a.min_games.max(1));
-    let s = match s {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e.to_string());
-        }
-    };
-    std::fs::rename(&tmp, &a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    // Written to a unique temporary beside the target and renamed: a failed
+    // run leaves no half book and no temporary.
+    let s = outfile::replace(&a.out, |f| {
+        write_book(&index, f, a.max_plies, a.min_games.max(1))
+            .map_err(|e| std::io::Error::other(e.to_string()))
+    })?;
     println!(
         "{}: {} positions, {} moves from {} games (first {} plies, moves played at least {} times), {:.1} MB, {:.1} s",
         a.out.display(),

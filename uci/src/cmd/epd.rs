@@ -39,7 +39,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     if !(1..=256).contains(&args.jobs) {
         return Err(format!("--jobs must be 1..256, not {}", args.jobs));
     }
-    let bytes = mach_inputs::input(&args.file)?
+    let bytes = mach_files::input(&args.file)?
         .read_all()
         .map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&bytes);

@@ -10,7 +10,7 @@ use mach_advisor::build::{build, BuildOptions, Progress};
 use mach_advisor::index::{size_on_disk, Meta};
 use mach_advisor::AdvisorIndex;
 
-use mach_inputs as paths;
+use mach_files as paths;
 
 #[derive(clap::Args)]
 pub struct Args {

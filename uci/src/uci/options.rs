@@ -204,7 +204,7 @@ pub const OPTIONS: &[OptionDef] = &[
 
 /// Where the advisor's index is looked for unless `AdvisorIndex` says otherwise.
 pub fn default_index() -> std::path::PathBuf {
-    mach_inputs::default_index_dir()
+    mach_files::default_index_dir()
 }
 
 /// Is the advisor on by default? Only when there is an index to read.

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use mach_advisor::source::Source;
 
-use mach_inputs as paths;
+use mach_files as paths;
 
 /// The first line of every evaluation source, compiled in or written by a
 /// tune: the files a tune may replace without --force.

@@ -9,7 +9,7 @@ use mach_advisor::chunks::{covered, Library};
 use mach_advisor::pgn::read_games;
 use shakmaty::{Board, Position};
 
-use mach_inputs as paths;
+use mach_files as paths;
 
 /// Which positions: games `first_game + 1 ..= first_game + games` of a PGN,
 /// moves `from_move ..= to_move` of each.

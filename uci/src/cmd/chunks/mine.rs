@@ -149,7 +149,7 @@ pub fn run(a: &Args) -> Result<(), String> {
 /// Refuses, before any work, an --out that exists (unless `force`) or
 /// cannot be written.
 fn writable(out: &Path, force: bool) -> Result<(), String> {
-    mach_inputs::output_file(out)?;
+    mach_files::output_file(out)?;
     if out.exists() && !force {
         return Err(format!(
             "--out {} exists: not overwritten (pass --force to replace it)",

@@ -24,7 +24,7 @@ use crate::advise::position_input::{self, Line};
 use crate::advise::view as advise_view;
 use form::{error_page, header, link};
 use http::{shorten, Hosts, Reply, Request};
-use mach_inputs as paths;
+use mach_files as paths;
 
 #[derive(clap::Args)]
 pub struct Args {

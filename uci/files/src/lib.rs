@@ -1,4 +1,5 @@
-//! Where Mach finds its inputs and keeps its default index.
+//! Where Mach finds its inputs and keeps its default index, and how it
+//! writes its outputs (`outfile`: never over a file it did not write).
 //!
 //! A file argument is a path, `builtin:NAME` for a file built into the binary
 //! (`builtin.rs`), or `shared:REL` for a file of the shared data directory (the
@@ -13,6 +14,7 @@ use std::sync::OnceLock;
 use mach_advisor::source::Source;
 
 pub mod builtin;
+pub mod outfile;
 
 /// The `--shared` flag, set once by `main`.
 static SHARED_FLAG: OnceLock<Option<PathBuf>> = OnceLock::new();
