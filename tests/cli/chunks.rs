@@ -4,20 +4,14 @@
 
 mod common;
 
+use common::temp;
+
 use std::process::{Command, Output};
 
 fn mach(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mach"))
         .args(args)
         .output()
-        .unwrap()
-}
-
-/// A fresh, empty directory for one test, removed when dropped.
-fn temp(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("mach-chunks-{name}-"))
-        .tempdir()
         .unwrap()
 }
 

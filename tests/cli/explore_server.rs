@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::mach;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -16,35 +18,11 @@ use std::time::{Duration, Instant};
 /// How long any answer that should come at once may take on a loaded machine.
 const AT_ONCE: Duration = Duration::from_secs(5);
 
-/// The binary under test.
-fn mach() -> &'static str {
-    env!("CARGO_BIN_EXE_mach")
-}
-
 /// A small index of the built-in database (built once per run, a second).
 fn index() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = common::shared_dir("mach-explore-server-index").join("index");
-        let out = Command::new(mach())
-            .args([
-                "index",
-                "builtin:gm2700-classical-4000.pgn",
-                "--max-games",
-                "100",
-            ])
-            .args(["--threads", "1", "--heap", "32", "--out"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        dir
-    })
-    .clone()
+    DIR.get_or_init(|| common::small_index("mach-explore-server-index", 100))
+        .clone()
 }
 
 /// `mach explore` on a free port; killed when dropped.

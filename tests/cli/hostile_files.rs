@@ -6,19 +6,13 @@
 
 mod common;
 
+use common::temp;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Engine, LONG};
-
-/// A fresh, empty directory for one test, removed when dropped.
-fn temp(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("mach-hostile-{name}-"))
-        .tempdir()
-        .unwrap()
-}
 
 /// What a run of `mach` printed, and whether it succeeded.
 struct Run {

@@ -1,16 +1,12 @@
 //! `mach index` as a user runs it: it never deletes what it did not create,
 //! concurrent appends all land, and killed builds leave nothing behind for long.
 
+mod common;
+
+use common::temp;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-/// A fresh, empty directory for one test, removed when dropped.
-fn temp(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("mach-index-{name}-"))
-        .tempdir()
-        .unwrap()
-}
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../books/fixtures/awkward.pgn")

@@ -1,35 +1,11 @@
 //! `mach match` end to end: real engines, fake broken ones, PGN read back.
 
+mod common;
+
+use common::{mach, run_match, temp};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// A fresh, empty directory for one test, removed when dropped.
-fn temp(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("mach-match-{name}-"))
-        .tempdir()
-        .unwrap()
-}
-
-fn mach() -> &'static str {
-    env!("CARGO_BIN_EXE_mach")
-}
-
-fn run_match(args: &[&str]) -> String {
-    let out = Command::new(mach())
-        .arg("match")
-        .args(args)
-        .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
 
 /// A fake UCI engine: answers the handshake, and does `on_go` when asked to move.
 fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {

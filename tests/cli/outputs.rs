@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::temp;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -72,14 +74,6 @@ macro_rules! mach {
     ($($a:expr),* $(,)?) => {
         mach_within(&[$(std::ffi::OsStr::new(&$a)),*], LONG)
     };
-}
-
-/// A fresh directory for one test, removed when dropped.
-fn temp(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("mach-outputs-{name}-"))
-        .tempdir()
-        .unwrap()
 }
 
 /// The names in `dir`, sorted.

@@ -7,6 +7,10 @@
 
 mod common;
 
+use common::temp;
+
+use common::mach;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -27,43 +31,11 @@ const RUY_LOPEZ_SAN: &str =
 /// Games the advice pages retrieve.
 const TOP: usize = 12;
 
-/// The binary under test.
-fn mach() -> &'static str {
-    env!("CARGO_BIN_EXE_mach")
-}
-
-/// A fresh temporary directory for one test, removed when dropped.
-fn temp(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("mach-pages-{name}-"))
-        .tempdir()
-        .unwrap()
-}
-
 /// An index of the first 600 games of the built-in database (built once per run, a few seconds).
 fn index() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = common::shared_dir("mach-pages-index").join("index");
-        let out = Command::new(mach())
-            .args([
-                "index",
-                "builtin:gm2700-classical-4000.pgn",
-                "--max-games",
-                "600",
-            ])
-            .args(["--threads", "1", "--heap", "32", "--out"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        dir
-    })
-    .clone()
+    DIR.get_or_init(|| common::small_index("mach-pages-index", 600))
+        .clone()
 }
 
 /// Whether headless Chromium is there; says "not run" for `test` when it is not.

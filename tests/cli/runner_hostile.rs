@@ -1,37 +1,12 @@
 //! `mach match` against hostile engines: output floods, and processes detached with `setsid`.
 
+mod common;
+
+use common::{mach, run_match, temp};
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// A fresh, empty directory for one test, removed when dropped.
-fn temp(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("mach-hostile-{name}-"))
-        .tempdir()
-        .unwrap()
-}
-
-fn mach() -> &'static str {
-    env!("CARGO_BIN_EXE_mach")
-}
-
-/// `mach match ARGS`, hermetic (never the user's default index); its stdout.
-fn run_match(args: &[&str]) -> String {
-    let out = Command::new(mach())
-        .arg("match")
-        .args(args)
-        .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
-}
 
 /// Writes an executable script; returns its path as a string.
 fn executable(path: &Path, script: &str) -> String {

@@ -296,3 +296,52 @@ fn remove_at_exit(dir: &Path) {
 /// Elsewhere it stays in `target/tmp` until `cargo clean`.
 #[cfg(not(unix))]
 fn remove_at_exit(_dir: &Path) {}
+
+/// The `mach` binary under test.
+pub fn mach() -> &'static str {
+    env!("CARGO_BIN_EXE_mach")
+}
+
+/// A fresh, empty directory for one test, removed when dropped.
+pub fn temp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("mach-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
+/// `mach match ARGS`, hermetic (never the user's default index); its stdout.
+pub fn run_match(args: &[&str]) -> String {
+    let out = Command::new(mach())
+        .arg("match")
+        .args(args)
+        .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// An index of the first `games` games of the built-in database, in a
+/// directory named after `prefix` that lasts the test run.
+pub fn small_index(prefix: &str, games: u32) -> PathBuf {
+    let dir = shared_dir(prefix).join("index");
+    let out = Command::new(mach())
+        .args(["index", "builtin:gm2700-classical-4000.pgn", "--max-games"])
+        .arg(games.to_string())
+        .args(["--threads", "1", "--heap", "32", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
