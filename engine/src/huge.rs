@@ -17,14 +17,15 @@
 //! search must not do it either: a page touched for the first time in the
 //! middle of a search stalls it for as long (a `go wtime 10000` took 3 s).
 //! So the first [`FILL_CHUNK`] is made resident before `zeroed` returns,
-//! the rest by the filler thread, chunk by chunk from the start; the table
-//! searches only the part already resident ([`HugeSlice::ready_len`]).
-//! Zeroing again (`ucinewgame`, `Clear Hash`) hands the pages back to the
-//! kernel (`MADV_DONTNEED`) and fills again the same way.
+//! the rest by the filler thread, chunk by chunk from the start; a search on
+//! the clock uses only the part already resident ([`HugeSlice::ready_len`]).
+//! Zeroing again (`ucinewgame`, `Clear Hash`) writes zeros over the first
+//! [`ZERO_IN_PLACE`] bytes, hands the pages of the rest back to the kernel
+//! (`MADV_DONTNEED`) and fills them again the same way.
 
 use std::ops::Deref;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -43,11 +44,12 @@ pub const FILL_CHUNK: usize = 16 * 1024 * 1024;
 /// resident again (tens of ms), up to this size.
 pub const ZERO_IN_PLACE: usize = 256 * 1024 * 1024;
 
-/// Types for which all-zero bytes are a valid value (atomics and integers
-/// only), so a zeroed block is initialised.
+/// Types made of `AtomicU64`s only: all-zero bytes are a valid value, so a
+/// zeroed block is initialised, and [`HugeSlice::zero`] may store zeros
+/// through `AtomicU64`s while another thread still writes a value.
 ///
 /// # Safety
-/// Implement only for types whose every field is valid when all bits are zero.
+/// Implement only for types made of `AtomicU64` fields (no padding).
 pub unsafe trait Zeroable {}
 
 /// `len` zeroed values of `T` on one huge-page-aligned block, unmapped on drop.
@@ -85,8 +87,9 @@ impl<T: Zeroable> HugeSlice<T> {
     /// had. Quick for any size: at most [`FILL_CHUNK`] bytes are made
     /// resident here, the rest in the background.
     pub fn zeroed(len: usize) -> Option<HugeSlice<T>> {
-        // Unmapping the block does not drop its values.
+        // Unmapping the block does not drop its values; zeroing stores words.
         const { assert!(!std::mem::needs_drop::<T>()) };
+        const { assert!(std::mem::size_of::<T>().is_multiple_of(8) && std::mem::align_of::<T>() >= 8) };
         let len = len.max(1);
         let bytes = len.checked_mul(std::mem::size_of::<T>())?.max(1);
         // A block smaller than a huge page cannot have one: no need to map
@@ -144,8 +147,7 @@ impl<T: Zeroable> HugeSlice<T> {
     /// written over the first [`ZERO_IN_PLACE`] bytes if resident; the pages
     /// of the rest go back to the kernel (they read as zero after that) and
     /// are made resident again in the background, as after
-    /// [`zeroed`](Self::zeroed). Not while values are being written (between
-    /// searches).
+    /// [`zeroed`](Self::zeroed). Between searches.
     pub fn zero(&self) {
         self.zero_keeping(ZERO_IN_PLACE);
     }
@@ -156,14 +158,17 @@ impl<T: Zeroable> HugeSlice<T> {
         self.fill.stop(filler.take());
         let fill = &self.fill;
         let keep = fill.ready.load(Ordering::Acquire).min(in_place);
-        let base = self.ptr.as_ptr() as *mut u8;
-        // SAFETY: the block is `fill.bytes` writable bytes of ours and
-        // `keep <= fill.bytes`; all zero is a valid `T`; nothing else writes
-        // it now (the filler has ended and no search runs).
-        unsafe { std::ptr::write_bytes(base, 0, keep) };
+        // SAFETY: the block is `fill.bytes` bytes of `T`s, which are made of
+        // `AtomicU64`s (`Zeroable`), so of `fill.bytes / 8` of them.
+        let words: &[AtomicU64] = unsafe {
+            std::slice::from_raw_parts(self.ptr.as_ptr() as *const AtomicU64, fill.bytes / 8)
+        };
+        // Atomic stores: a helper thread finishing the last search may still
+        // store an entry (which then may or may not survive, as before).
+        let (kept, rest) = words.split_at(keep / 8);
+        kept.iter().for_each(|w| w.store(0, Ordering::Relaxed));
         if !fill.discard(keep) {
-            // SAFETY: as above, for the bytes after `keep`.
-            unsafe { std::ptr::write_bytes(base.add(keep), 0, fill.bytes - keep) };
+            rest.iter().for_each(|w| w.store(0, Ordering::Relaxed));
             return;
         }
         drop(filler);
@@ -187,7 +192,12 @@ impl<T: Zeroable> HugeSlice<T> {
         let spawned = std::thread::Builder::new()
             .name("mach-hash-fill".into())
             .spawn(move || {
-                while !f.cancel.load(Ordering::Acquire) && f.fill_chunk() {}
+                // Each turn is a system call that fills a chunk, not a spin.
+                loop {
+                    if f.cancel.load(Ordering::Acquire) || !f.fill_chunk() {
+                        break;
+                    }
+                }
                 f.set_done(true);
             });
         match spawned {
@@ -312,7 +322,7 @@ impl<T: Zeroable> Drop for HugeSlice<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    use std::sync::atomic::Ordering::Relaxed;
 
     struct Pair(AtomicU64, AtomicU64);
     // SAFETY: two atomics, valid at zero.

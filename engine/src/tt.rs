@@ -56,7 +56,8 @@ struct Cluster {
     slots: [Slot; 4],
 }
 
-// SAFETY: a cluster is eight `AtomicU64`; all zero is an empty cluster.
+// SAFETY: a cluster is eight `AtomicU64` (no padding); all zero is an
+// empty cluster.
 unsafe impl Zeroable for Cluster {}
 
 pub struct TranspositionTable {

@@ -6,9 +6,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Engine, LONG};
+use shakmaty::uci::UciMove;
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
-use shakmaty::uci::UciMove;
 
 /// Fifteen queens a side: after any first move the captures explode, so
 /// depth 1 does not end in millions of nodes. Any GUI can send it.
