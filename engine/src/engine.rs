@@ -119,7 +119,9 @@ impl Engine {
         control: &Arc<SearchControl>,
         reporter: &dyn Reporter,
     ) -> SearchResult {
-        self.tt.new_search();
+        let on_clock =
+            limits.wtime.is_some() || limits.btime.is_some() || limits.movetime.is_some();
+        self.tt.new_search(on_clock);
         self.history.age();
         // A limited search runs on this thread alone: only there is a node
         // budget exact, and the levels were measured single-threaded.

@@ -282,8 +282,29 @@ impl Searcher<'_> {
             }
             depth += 1;
         }
+        if self.is_main() && outcome.depth == 0 {
+            self.first_iteration_cut_off(reporter, &mut outcome);
+        }
         self.publish_nodes();
         outcome
+    }
+
+    /// The first iteration was stopped before its first line was complete
+    /// (a position whose captures explode, under a clock or `stop`): the
+    /// answer is the best root move scored so far, reported with its score
+    /// as a lower bound (the moves not yet searched may be better). With
+    /// none scored, `outcome` keeps the first root move in search order.
+    fn first_iteration_cut_off(&self, reporter: &dyn Reporter, outcome: &mut Outcome) {
+        let rm = &self.root_moves[0];
+        // A searched move's score; unsearched moves keep -INFINITE.
+        if rm.score > -INFINITE {
+            *outcome = Outcome {
+                depth: 0,
+                pv: rm.pv.clone(),
+                score: rm.score,
+            };
+            self.report_line(reporter, 1, 0, Bound::Lower);
+        }
     }
 
     fn report_line(&self, reporter: &dyn Reporter, depth: i32, pv_idx: usize, bound: Bound) {
@@ -304,5 +325,121 @@ impl Searcher<'_> {
             hashfull: self.shared.tt.hashfull(),
             pv: rm.pv.clone(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc::channel;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use shakmaty::Position;
+
+    use crate::board::from_fen;
+    use crate::report::{Info, Reporter};
+    use crate::thread::FIRST_ITERATION_NODES;
+    use crate::tt::Bound;
+    use crate::{Engine, Limits, SearchControl, SearchOptions, SearchResult};
+
+    /// Fifteen queens a side: the captures after any first move explode, so
+    /// depth 1 does not end in millions of nodes (issue #55, item 3).
+    const QUEENS: &str = "qqqqkqqq/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQKQQQ b - - 0 1";
+    /// Depth 1 takes 119,422 nodes here: `FIRST_ITERATION_NODES` cuts it
+    /// off after some root moves are scored.
+    const QUEENS_LIGHT: &str = "3qk3/qqqqqqqq/8/8/8/8/QQQQQQQQ/4K3 w - - 0 1";
+
+    #[derive(Default)]
+    struct Record(Mutex<Vec<Info>>);
+
+    impl Reporter for Record {
+        fn info(&self, info: &Info) {
+            self.0.lock().unwrap().push(info.clone());
+        }
+    }
+
+    /// Searches `fen` on a thread of its own, stopping the control after
+    /// `stop_after` if given; fails instead of hanging after 60 s.
+    fn search(
+        fen: &str,
+        limits: Limits,
+        stop_after: Option<Duration>,
+    ) -> (SearchResult, Vec<Info>) {
+        let pos = from_fen(fen, false).unwrap();
+        let control = Arc::new(SearchControl::new(false, Instant::now()));
+        let (tx, rx) = channel();
+        let c = control.clone();
+        std::thread::spawn(move || {
+            let record = Record::default();
+            let mut engine = Engine::new(16, 1);
+            let r = engine.search(&pos, &[], &limits, &SearchOptions::default(), &c, &record);
+            let _ = tx.send((r, record.0.into_inner().unwrap()));
+        });
+        if let Some(d) = stop_after {
+            if let Ok(done) = rx.recv_timeout(d) {
+                return done;
+            }
+            control.stop();
+        }
+        rx.recv_timeout(Duration::from_secs(60))
+            .expect("the search did not stop")
+    }
+
+    fn is_legal(fen: &str, r: &SearchResult) -> bool {
+        let pos = from_fen(fen, false).unwrap();
+        r.best.is_some_and(|m| pos.is_legal(m))
+    }
+
+    #[test]
+    fn a_node_budget_stops_depth_one_of_fifteen_queens_a_side_with_a_legal_move() {
+        let (r, _) = search(QUEENS, Limits::nodes(1_000), None);
+        assert!(is_legal(QUEENS, &r), "{r:?}");
+        assert_eq!(r.depth, 0);
+        assert_eq!(r.nodes, FIRST_ITERATION_NODES);
+        // Reproducible: the same move after the same nodes.
+        let (again, _) = search(QUEENS, Limits::nodes(1_000), None);
+        assert_eq!((again.best, again.nodes), (r.best, r.nodes));
+    }
+
+    #[test]
+    fn the_clock_and_stop_end_depth_one_of_fifteen_queens_a_side() {
+        let timed = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let (r, _) = search(QUEENS, timed, None);
+        assert!(is_legal(QUEENS, &r), "{r:?}");
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let (r, _) = search(QUEENS, infinite, Some(Duration::from_millis(50)));
+        assert!(is_legal(QUEENS, &r), "{r:?}");
+    }
+
+    #[test]
+    fn a_cut_off_depth_one_answers_the_best_move_scored_so_far_as_a_lower_bound() {
+        let (r, infos) = search(QUEENS_LIGHT, Limits::nodes(1), None);
+        assert!(is_legal(QUEENS_LIGHT, &r), "{r:?}");
+        assert_eq!(r.nodes, FIRST_ITERATION_NODES);
+        let [info] = &infos[..] else {
+            panic!("one line expected: {infos:?}")
+        };
+        assert_eq!((info.depth, info.bound), (1, Bound::Lower));
+        assert_eq!(info.pv.first().copied(), r.best);
+        assert_eq!(info.score, r.score);
+    }
+
+    #[test]
+    fn a_small_node_budget_still_completes_depth_one_of_a_real_position() {
+        // The bench position whose depth 1 takes the most nodes (543).
+        let fen = "r4kr1/ppp5/4bq1b/7B/2PR1Q1p/2N3P1/PP3P1P/2K1R3 w - - 0 1";
+        let (r, infos) = search(fen, Limits::nodes(1), None);
+        assert!(is_legal(fen, &r), "{r:?}");
+        assert_eq!(r.depth, 1);
+        assert!(r.nodes > 500, "{}", r.nodes);
+        assert_eq!(infos.last().map(|i| i.bound), Some(Bound::Exact));
     }
 }

@@ -12,7 +12,7 @@ mod engine;
 pub mod epd;
 pub mod eval;
 pub mod history;
-mod huge;
+mod huge_pages;
 mod iterative;
 pub mod moves;
 pub mod ordering;

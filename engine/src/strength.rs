@@ -9,8 +9,9 @@
 /// How a limited search is weakened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {
-    /// Nodes per move at most, except that depth 1 always completes (the
-    /// clock still applies).
+    /// Nodes per move at most, except that depth 1 completes (unless it
+    /// takes more than `FIRST_ITERATION_NODES`, 100,000, which only a
+    /// position whose captures explode does; the clock still applies).
     pub nodes: u64,
     /// Each static evaluation is off by up to this many centipawns, drawn
     /// from the position and `seed`.

@@ -13,6 +13,14 @@ use crate::score::MAX_PLY;
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 
+/// The node budget of the main thread's first iteration is at least this
+/// many nodes. Depth 1 takes at most a few hundred nodes in the bench
+/// positions (543), so with any budget it completes and the answer is the
+/// best move at depth 1; only a position whose captures explode (fifteen
+/// queens a side) is cut off here, and answers the best root move scored
+/// so far, or the first in the search's order.
+pub(crate) const FIRST_ITERATION_NODES: u64 = 100_000;
+
 /// Shared by all threads of one search. Owned (behind an `Arc`) so that the
 /// engine's persistent helper threads can hold it.
 pub(crate) struct Shared {
@@ -232,9 +240,8 @@ impl<'a> Searcher<'a> {
             return true;
         }
         self.nodes += 1;
-        // Depth 1 always completes, so there is always a legal best move.
         if self.root_depth <= 1 && self.is_main() {
-            return false;
+            return self.first_iteration_must_stop();
         }
         if let (true, Some(limit)) = (self.single_thread, self.shared.limits.nodes) {
             // Checked at every node: with one thread, `go nodes` is exact and reproducible.
@@ -269,6 +276,35 @@ impl<'a> Searcher<'a> {
                 || out_of_nodes
                 || s.helpers_stop.load(Relaxed);
             if stop {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// The main thread's first iteration: it stops for `stop`, `quit` and
+    /// the clock like any other, but its node budget is at least
+    /// [`FIRST_ITERATION_NODES`], and it ignores the helpers' stop flag
+    /// (it reads the clock itself), so that depth 1 completes whenever it
+    /// can and the answer is a searched move, not merely the first legal one.
+    /// Out of the hot path: depth 1 is a few hundred nodes in real games.
+    #[inline(never)]
+    fn first_iteration_must_stop(&mut self) -> bool {
+        let s = self.shared;
+        if let Some(limit) = s.limits.nodes {
+            // Counted on this thread alone: exact and reproducible.
+            if self.nodes >= limit.max(FIRST_ITERATION_NODES) {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            let out_of_time = s.time.hard_exceeded(s.control.clock_elapsed());
+            if out_of_time {
+                s.helpers_stop.store(true, Relaxed);
+            }
+            if out_of_time || s.control.is_stopped() {
                 self.stopped = true;
             }
         }

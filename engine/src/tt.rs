@@ -5,9 +5,9 @@
 //! threads writing at once is simply not found (the "lockless hashing" trick
 //! of Hyatt and Mann). Four slots make a 64-byte cluster, one cache line.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
-use crate::huge::{HugeSlice, Zeroable};
+use crate::huge_pages::{HugeSlice, Zeroable};
 use crate::moves::MoveCode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,13 +56,18 @@ struct Cluster {
     slots: [Slot; 4],
 }
 
-// SAFETY: a cluster is eight `AtomicU64`; all zero is an empty cluster.
+// SAFETY: a cluster is eight `AtomicU64` (no padding); all zero is an
+// empty cluster.
 unsafe impl Zeroable for Cluster {}
 
 pub struct TranspositionTable {
-    /// On huge pages where the system allows (`huge.rs`): a probe then
+    /// On huge pages where the system allows (`huge_pages.rs`): a probe then
     /// rarely misses the TLB as well as the cache.
     clusters: HugeSlice<Cluster>,
+    /// Clusters this search uses: all of them, or, for a search on the
+    /// clock, the first ones, already resident (`huge_pages.rs`). These are fewer
+    /// only in the first seconds after a large `Hash` is set or cleared.
+    usable: AtomicUsize,
     /// Search generation, 6 bits; entries of older generations are replaced first.
     age: AtomicU8,
 }
@@ -121,8 +126,10 @@ impl TranspositionTable {
     /// A table of `mb` mebibytes if the memory can be allocated.
     fn try_new(mb: usize) -> Option<TranspositionTable> {
         let n = (mb.saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>()).max(1);
+        let clusters = HugeSlice::zeroed(n)?;
         Some(TranspositionTable {
-            clusters: HugeSlice::zeroed(n)?,
+            usable: AtomicUsize::new(clusters.len()),
+            clusters,
             age: AtomicU8::new(0),
         })
     }
@@ -131,19 +138,27 @@ impl TranspositionTable {
         self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
     }
 
-    /// Empties the table (between games, `Clear Hash`).
+    /// Empties the table (between games, `Clear Hash`), quickly at any
+    /// size (`huge_pages.rs`).
     pub fn clear(&self) {
-        for c in self.clusters.iter() {
-            for s in &c.slots {
-                s.key.store(0, Relaxed);
-                s.data.store(0, Relaxed);
-            }
-        }
+        self.clusters.zero();
         self.age.store(0, Relaxed);
     }
 
-    /// Called once per search so entries of earlier moves age out.
-    pub fn new_search(&self) {
+    /// Called once per search (before its threads start) so entries of
+    /// earlier moves age out. A search on the clock (`on_clock`) uses the
+    /// part of the table resident by then: a page touched for the first time
+    /// stalls the search as long as the kernel takes to zero it (a 4 GiB
+    /// table cost a `go wtime 10000` 3 s). Any other uses all of it: it
+    /// stalls likewise until the table is resident, but its result does not
+    /// depend on when it started (fixed depth and nodes are reproducible).
+    pub fn new_search(&self, on_clock: bool) {
+        let n = if on_clock {
+            self.clusters.ready_len()
+        } else {
+            self.clusters.len()
+        };
+        self.usable.store(n, Relaxed);
         let a = self.age.load(Relaxed);
         self.age.store(a.wrapping_add(1) & 63, Relaxed);
     }
@@ -151,7 +166,8 @@ impl TranspositionTable {
     #[inline]
     fn cluster(&self, key: u64) -> &Cluster {
         // Multiply-shift maps the key onto any table size, not only powers of two.
-        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        let n = self.usable.load(Relaxed);
+        let i = ((key as u128 * n as u128) >> 64) as usize;
         &self.clusters[i]
     }
 
@@ -269,6 +285,35 @@ mod tests {
         assert!(tt.hashfull() <= 1);
         tt.clear();
         assert_eq!(tt.probe(0xdead_beef_1234_5678), None);
+    }
+
+    #[test]
+    fn clearing_a_table_on_huge_pages_forgets_entries_all_over_it() {
+        let tt = TranspositionTable::new(8);
+        assert_eq!(tt.size_mb(), 8);
+        let e = Entry {
+            mv: 7,
+            score: 12,
+            eval: 3,
+            depth: 5,
+            bound: Bound::Exact,
+        };
+        let keys: Vec<u64> = (0..10_000u64)
+            .map(|i| crate::strength::splitmix64(i) | 1)
+            .collect();
+        for &k in &keys {
+            tt.store(k, e);
+        }
+        let found = keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
+        assert!(found > 9_000, "{found}");
+        tt.new_search(false);
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+        assert_eq!(tt.hashfull(), 0);
+        // Usable again, from age 0.
+        tt.store(keys[0], e);
+        assert_eq!(tt.probe(keys[0]), Some(e));
+        assert!(tt.hashfull() <= 1);
     }
 
     #[test]
