@@ -122,6 +122,9 @@ impl Engine {
         let on_clock =
             limits.wtime.is_some() || limits.btime.is_some() || limits.movetime.is_some();
         self.tt.new_search(on_clock);
+        // The table's background filling waits until this search ends.
+        self.tt.searching(true);
+        let _filling = Filling(self.tt.clone());
         self.history.age();
         // A limited search runs on this thread alone: only there is a node
         // budget exact, and the levels were measured single-threaded.
@@ -201,5 +204,15 @@ struct StopOnDrop<'a>(&'a AtomicBool);
 impl Drop for StopOnDrop<'_> {
     fn drop(&mut self) {
         self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Lets the table's background filling go on when the search that held it
+/// ends, however it ends.
+struct Filling(Arc<TranspositionTable>);
+
+impl Drop for Filling {
+    fn drop(&mut self) {
+        self.0.searching(false);
     }
 }

@@ -163,6 +163,12 @@ impl TranspositionTable {
         self.age.store(a.wrapping_add(1) & 63, Relaxed);
     }
 
+    /// Holds the table's background filling while a search runs (see
+    /// `huge_pages.rs`); `false` when it has ended.
+    pub fn searching(&self, on: bool) {
+        self.clusters.pause_filling(on);
+    }
+
     #[inline]
     fn cluster(&self, key: u64) -> &Cluster {
         // Multiply-shift maps the key onto any table size, not only powers of two.
