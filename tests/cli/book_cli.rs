@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::text;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -14,14 +16,6 @@ fn mach(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn games(n: usize, moves: &str, result: &str) -> String {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::temp;
+use common::{temp, text};
 
 use std::process::{Command, Output};
 
@@ -13,14 +13,6 @@ fn mach(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]

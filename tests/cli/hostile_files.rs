@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::temp;
+use common::{games_in, temp};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -70,15 +70,6 @@ fn index(dir: &Path, pgn: &Path, out: &Path, extra: &[&str]) -> Run {
     ];
     args.extend_from_slice(extra);
     mach(dir, &args, LONG)
-}
-
-fn games_in(out: &Path) -> u64 {
-    let meta = std::fs::read_to_string(out.join("meta.txt")).unwrap();
-    meta.lines()
-        .find_map(|l| l.strip_prefix("games = "))
-        .unwrap()
-        .parse()
-        .unwrap()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::temp;
+use common::{games_in, temp};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -21,15 +21,6 @@ fn index(out: &Path, extra: &[&str]) -> Output {
         .args(["--threads", "1", "--heap", "32"])
         .args(extra)
         .output()
-        .unwrap()
-}
-
-fn games_in(out: &Path) -> u64 {
-    let meta = std::fs::read_to_string(out.join("meta.txt")).unwrap();
-    meta.lines()
-        .find_map(|l| l.strip_prefix("games = "))
-        .unwrap()
-        .parse()
         .unwrap()
 }
 

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::text;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -12,14 +14,6 @@ fn mach(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// A path `name`.rs not yet written, in a directory removed when it is dropped.

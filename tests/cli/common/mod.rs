@@ -345,3 +345,22 @@ pub fn small_index(prefix: &str, games: u32) -> PathBuf {
     );
     dir
 }
+
+/// What a finished `mach` printed, stdout then stderr.
+pub fn text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The games an index at `out` holds, from its `meta.txt`.
+pub fn games_in(out: &Path) -> u64 {
+    let meta = std::fs::read_to_string(out.join("meta.txt")).unwrap();
+    meta.lines()
+        .find_map(|l| l.strip_prefix("games = "))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
