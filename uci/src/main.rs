@@ -33,7 +33,7 @@ enum Cmd {
     Perft(cmd::perft::Args),
     /// Search the bench positions to a fixed depth; ends with "<nodes> nodes <nps> nps".
     Bench(cmd::bench::Args),
-    /// Solve a best-move test suite (EPD with bm/am), e.g. shared:suites/wac.epd.
+    /// Solve a best-move test suite (EPD with bm/am), e.g. tests/data/wac.epd of the checkout.
     Epd(cmd::epd::Args),
     /// The grandmaster positions most like a position, and what was played there.
     Advise(cmd::advise::Args),

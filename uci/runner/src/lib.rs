@@ -41,7 +41,7 @@ pub struct Args {
     /// each engine starts with its cmd=.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     engine: Vec<String>,
-    /// Openings: a file, builtin:NAME or shared:REL, e.g. shared:openings/8moves_v3.pgn
+    /// Openings: a file, builtin:NAME or shared:REL, e.g. builtin:eco/b.tsv or an EPD/PGN suite of your own
     /// (default: startpos; with --advice-vs-none the built-in named openings builtin:eco/b.tsv).
     #[arg(long)]
     openings: Option<PathBuf>,

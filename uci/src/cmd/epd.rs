@@ -10,7 +10,7 @@ use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions, Silent};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// EPD file with `bm`/`am` operations (a path or shared:REL, e.g. shared:suites/wac.epd).
+    /// EPD file with `bm`/`am` operations (a path or shared:REL, e.g. tests/data/wac.epd of the checkout).
     file: std::path::PathBuf,
     /// Nodes per position (the default limit).
     #[arg(long, default_value_t = 1_000_000)]

@@ -23,7 +23,7 @@ const PSQT_FIRST_LINE: &str = "//! Every evaluation number in one place.";
 #[derive(clap::Args)]
 pub struct Args {
     /// PGN files of games with results (paths, builtin:NAME or shared:REL),
-    /// e.g. shared:books/gm2400-classical-173k.pgn or `mach match --pgnout`
+    /// e.g. a big database of your own (see the README) or `mach match --pgnout`
     /// games; or EPD files (`.epd`) of positions labelled with `ce`, an
     /// evaluation for the side to move (`tools/label.py`). Not both kinds.
     #[arg(required = true)]
