@@ -31,6 +31,7 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::book::BookMove;
 use crate::chunks::plans::PlanTerm;
 use crate::error::Error;
 use crate::index::AdvisorIndex;
@@ -173,6 +174,38 @@ pub fn combine(evidence: &[Evidence]) -> (Vec<Suggestion>, u32) {
     (out, dropped)
 }
 
+/// Exact advice from a position's book statistics (the opening tree's and
+/// an index's games together): the formula above with every game exact
+/// (sim = 1, mapping = 1), so each move's weight is its games' result
+/// factors over all the games'. Best first.
+pub fn from_book(moves: &[BookMove]) -> Vec<Suggestion> {
+    let evidence = |b: &BookMove| {
+        let unknown = b.games.saturating_sub(b.wins + b.draws + b.losses);
+        b.wins as f32 * result_factor(Some(1.0))
+            + b.draws as f32 * result_factor(Some(0.5))
+            + b.losses as f32 * result_factor(Some(0.0))
+            + unknown as f32 * result_factor(None)
+    };
+    let total: f32 = moves.iter().map(evidence).sum();
+    let mut out: Vec<Suggestion> = moves
+        .iter()
+        .map(|b| Suggestion {
+            mv: b.mv,
+            games: b.games,
+            wins: b.wins,
+            draws: b.draws,
+            losses: b.losses,
+            weight: if total > 0.0 {
+                (evidence(b) / total).min(1.0)
+            } else {
+                0.0
+            },
+        })
+        .collect();
+    out.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+    out
+}
+
 impl AdvisorIndex {
     /// Advice for `pos` from the `o.k` most similar games.
     pub fn advise(&self, pos: &Chess, o: &QueryOptions) -> Result<Advice, Error> {
@@ -270,6 +303,33 @@ mod tests {
             .unwrap()
             .to_move(p)
             .unwrap()
+    }
+
+    #[test]
+    fn advice_from_book_statistics_weighs_results_as_exact_hits_do() {
+        let pos = Chess::default();
+        let mv = |u: &str| {
+            u.parse::<shakmaty::uci::UciMove>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap()
+        };
+        let b = |m: &str, games, wins, draws, losses| BookMove {
+            mv: mv(m),
+            games,
+            wins,
+            draws,
+            losses,
+            avg_elo: 0,
+            last_year: 0,
+        };
+        // e4: 2 wins + 1 unknown = 2.6; d4: 1 draw + 1 loss = 1.1.
+        let s = from_book(&[b("d2d4", 2, 0, 1, 1), b("e2e4", 3, 2, 0, 0)]);
+        assert_eq!(s[0].mv, mv("e2e4"), "best first");
+        assert!((s[0].weight - 2.6 / 3.7).abs() < 1e-6, "{}", s[0].weight);
+        assert!((s[1].weight - 1.1 / 3.7).abs() < 1e-6);
+        assert_eq!((s[1].games, s[1].draws, s[1].losses), (2, 1, 1));
+        assert!(from_book(&[]).is_empty());
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::index::AdvisorIndex;
+use crate::opening_tree::OpeningTree;
 use crate::retrieval::Hit;
 use crate::store::decode_move;
 
@@ -80,6 +81,52 @@ pub fn choose(moves: &[BookMove], rules: BookRules) -> Option<&BookMove> {
                     .total_cmp(&b.shrunk_score(rules.prior)),
             )
         })
+}
+
+/// Two books of one position as one (the opening tree's and an index's):
+/// a move's games and results are added, its average rating weighted by
+/// games, its last year the later one. Most played first.
+pub fn merge_books(mut a: Vec<BookMove>, b: Vec<BookMove>) -> Vec<BookMove> {
+    for m in b {
+        match a.iter_mut().find(|x| x.mv == m.mv) {
+            Some(x) => {
+                let rated = |y: &BookMove| if y.avg_elo > 0 { y.games } else { 0 };
+                let (ra, rb) = (rated(x), rated(&m));
+                if ra + rb > 0 {
+                    let sum =
+                        u64::from(x.avg_elo) * u64::from(ra) + u64::from(m.avg_elo) * u64::from(rb);
+                    x.avg_elo = (sum / u64::from(ra + rb)) as u16;
+                }
+                x.games += m.games;
+                x.wins += m.wins;
+                x.draws += m.draws;
+                x.losses += m.losses;
+                x.last_year = x.last_year.max(m.last_year);
+            }
+            None => a.push(m),
+        }
+    }
+    a.sort_by_key(|m| std::cmp::Reverse(m.games));
+    a
+}
+
+/// The book of `pos` from the whole exact memory: the opening tree's
+/// statistics and the index's games that reached it (`exact`, read by the
+/// caller). With `merge` false the index's games are the tree's own (they
+/// would count twice) and are read only where the tree has nothing.
+pub fn of_memory(
+    pos: &Chess,
+    tree: Option<&OpeningTree>,
+    index: Option<(&AdvisorIndex, &[Hit])>,
+    merge: bool,
+) -> Vec<BookMove> {
+    let from_tree = tree.map(|t| t.book(pos)).unwrap_or_default();
+    match index {
+        Some((index, exact)) if merge || from_tree.is_empty() => {
+            merge_books(from_tree, index.book_given(pos, exact))
+        }
+        _ => from_tree,
+    }
 }
 
 impl AdvisorIndex {
@@ -175,6 +222,25 @@ mod tests {
             avg_elo: 2700,
             last_year: 2020,
         }
+    }
+
+    #[test]
+    fn merged_books_add_games_and_results_and_weigh_ratings_by_games() {
+        let mut a = bm("e2e4", 10, 4, 4);
+        a.avg_elo = 2600;
+        a.last_year = 2010;
+        let mut b = bm("e2e4", 30, 10, 10);
+        b.avg_elo = 2400;
+        b.last_year = 2021;
+        let c = bm("d2d4", 25, 5, 5);
+        let m = merge_books(vec![a, c.clone()], vec![b]);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].games, 40, "most played first");
+        assert_eq!((m[0].wins, m[0].draws, m[0].losses), (14, 14, 12));
+        assert_eq!(m[0].avg_elo, 2450);
+        assert_eq!(m[0].last_year, 2021);
+        assert_eq!(m[1], c);
+        assert_eq!(merge_books(Vec::new(), vec![c.clone()]), vec![c]);
     }
 
     #[test]

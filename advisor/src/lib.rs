@@ -8,6 +8,7 @@ pub mod checksum;
 pub mod chunks;
 pub mod error;
 pub mod index;
+pub mod opening_tree;
 pub mod page_cache;
 pub mod pgn;
 pub mod polyglot;

@@ -1,4 +1,4 @@
-//! The advisor on its own thread. Requests (a position and an id) come in
+//! The advisor on its own thread: the opening tree, the index, or both. Requests (a position and an id) come in
 //! over one crossbeam channel, answers (the advice and the same id) go out
 //! over another; the caller ignores answers whose id is stale. The index is
 //! opened once and kept open. Prefetch requests only warm a small cache, so
@@ -13,10 +13,11 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender};
 use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
 
-use crate::advice::Advice;
-use crate::book::BookMove;
+use crate::advice::{self, Advice};
+use crate::book::{self, BookMove};
 use crate::error::Error;
 use crate::index::AdvisorIndex;
+use crate::opening_tree::OpeningTree;
 use crate::retrieval::QueryOptions;
 use crate::tree::{TreeRules, TreeTable};
 
@@ -45,6 +46,58 @@ pub struct Response {
 /// Positions whose advice is kept for prefetching.
 const CACHE_SIZE: usize = 64;
 
+/// What the advisor thread reads: the opening tree, an index, or both.
+pub struct Memory {
+    /// The opening tree (exact positions of the first plies, any move order).
+    pub tree: Option<OpeningTree<'static>>,
+    /// An index (its games at every ply, similar positions, chunks).
+    pub index: Option<AdvisorIndex>,
+    /// Add the index's games to the tree's statistics. False when they are
+    /// games the tree already holds (they would count twice); the index's
+    /// book is then read only where the tree has nothing.
+    pub merge: bool,
+}
+
+impl Memory {
+    /// The index at `dir` alone, opened now (a missing or damaged index is
+    /// an error here) and its files asked into the page cache.
+    pub fn index(dir: &Path) -> Result<Memory, Error> {
+        let index = AdvisorIndex::open(dir)?;
+        let asked = crate::page_cache::advise(dir);
+        log::info!("asked the kernel to read {asked} bytes of the index ahead");
+        Ok(Memory {
+            tree: None,
+            index: Some(index),
+            merge: true,
+        })
+    }
+
+    /// The book for `pos` (tree and index merged) and the exact hits of
+    /// the index, read once for both answers. A panic in retrieval must
+    /// not take the engine down: it becomes an empty book or an error
+    /// answer. The games that reached this very position are read once,
+    /// for both answers: in a popular opening they run to tens of thousands.
+    fn book(&self, pos: &Chess) -> (Vec<BookMove>, Vec<crate::retrieval::Hit>) {
+        let exact = match &self.index {
+            Some(index) => {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.exact(pos)))
+                    .unwrap_or_default()
+            }
+            None => Vec::new(),
+        };
+        let book = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            book::of_memory(
+                pos,
+                self.tree.as_ref(),
+                self.index.as_ref().map(|i| (i, exact.as_slice())),
+                self.merge,
+            )
+        }))
+        .unwrap_or_default();
+        (book, exact)
+    }
+}
+
 pub struct AdvisorService {
     requests: Option<Sender<Request>>,
     responses: Receiver<Response>,
@@ -56,34 +109,32 @@ pub struct AdvisorService {
 
 impl AdvisorService {
     /// Opens the index at `dir` (errors are reported here, synchronously)
-    /// and starts the advisor thread.
+    /// and starts the advisor thread on it alone.
     pub fn start(dir: &Path) -> Result<AdvisorService, Error> {
-        Self::start_with_tree(dir, None)
+        Self::start_memory(Memory::index(dir)?, None)
     }
 
-    /// As [`Self::start`]; with `tree`, the advisor thread first fills it
-    /// with the index's [`TreeTable`] (the search reads it as it appears).
-    pub fn start_with_tree(
-        dir: &Path,
-        tree: Option<std::sync::Arc<std::sync::OnceLock<TreeTable>>>,
+    /// Starts the advisor thread on `memory`; with `table`, the thread
+    /// first fills it with the index's [`TreeTable`] (the search reads it as
+    /// it appears).
+    pub fn start_memory(
+        memory: Memory,
+        table: Option<std::sync::Arc<std::sync::OnceLock<TreeTable>>>,
     ) -> Result<AdvisorService, Error> {
-        let index = AdvisorIndex::open(dir)?;
-        let asked = crate::page_cache::advise(dir);
-        log::info!("asked the kernel to read {asked} bytes of the index ahead");
-        let documents = index.documents();
-        let games = index.meta.games;
+        let documents = memory.index.as_ref().map_or(0, |i| i.documents());
+        let games = memory.index.as_ref().map_or(0, |i| i.meta.games);
         let (req_tx, req_rx) = crossbeam_channel::unbounded::<Request>();
         let (resp_tx, resp_rx) = crossbeam_channel::unbounded::<Response>();
         let thread = std::thread::Builder::new()
             .name("advisor".into())
             .spawn(move || {
-                if let Some(slot) = tree {
+                if let (Some(slot), Some(index)) = (table, &memory.index) {
                     let t = std::time::Instant::now();
-                    let table = TreeTable::build(&index, TreeRules::default());
+                    let table = TreeTable::build(index, TreeRules::default());
                     log::info!("tree table: {} positions in {:?}", table.len(), t.elapsed());
                     let _ = slot.set(table);
                 }
-                serve(index, req_rx, resp_tx)
+                serve(memory, req_rx, resp_tx)
             })?;
         Ok(AdvisorService {
             requests: Some(req_tx),
@@ -118,7 +169,7 @@ fn key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Response>) {
+fn serve(memory: Memory, requests: Receiver<Request>, responses: Sender<Response>) {
     let mut cache: HashMap<(u64, usize, bool), (Advice, Vec<BookMove>)> = HashMap::new();
     let mut order: VecDeque<(u64, usize, bool)> = VecDeque::new();
     let send = |id, answer| responses.send(Response { id, answer }).is_ok();
@@ -144,26 +195,26 @@ fn serve(index: AdvisorIndex, requests: Receiver<Request>, responses: Sender<Res
             }
             continue;
         }
-        // A panic in retrieval must not take the engine down: it becomes an
-        // empty book or an error answer.
-        // The games that reached this very position are read once, for both
-        // answers: in a popular opening they run to tens of thousands.
         let since = Instant::now();
-        let exact =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| index.exact(&req.pos)))
-                .unwrap_or_default();
-        let book = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            index.book_given(&req.pos, &exact)
-        }))
-        .unwrap_or_default();
+        let (book, exact) = memory.book(&req.pos);
         if !req.prefetch && !send(req.id, Answer::Book(book.clone())) {
             break;
         }
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            index.advise_given(&req.pos, &req.options, exact, since)
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &memory.index {
+            Some(index) => index.advise_given(&req.pos, &req.options, exact, since),
+            None => Ok(Advice {
+                query_ms: since.elapsed().as_secs_f64() * 1e3,
+                ..Advice::default()
+            }),
         }));
         let advice = match r {
-            Ok(Ok(a)) => {
+            Ok(Ok(mut a)) => {
+                // Where the book knows the position, its statistics (the
+                // tree's and the index's games together) are the exact advice.
+                if !book.is_empty() {
+                    a.moves = advice::from_book(&book);
+                    a.exact = true;
+                }
                 cache.insert(k, (a.clone(), book));
                 order.push_back(k);
                 if order.len() > CACHE_SIZE {

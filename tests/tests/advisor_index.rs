@@ -222,7 +222,8 @@ fn default_database_is_indexed_and_positions_are_found() {
 
     // The advisor thread reads the exact games once for both answers; its
     // book counts every game that reached the position and went on, move by
-    // move, and both answers are those of the direct calls.
+    // move, as the direct call does, and its exact advice weighs all those
+    // games (not only the first k hits).
     let service = mach_advisor::service::AdvisorService::start(&out).unwrap();
     let (tx, rx) = (service.sender(), service.receiver());
     for (id, p) in [(1u64, Chess::default()), (2, pos.clone())] {
@@ -246,10 +247,12 @@ fn default_database_is_indexed_and_positions_are_found() {
         let played = idx.exact(&p).iter().filter(|h| h.next.is_some()).count();
         assert_eq!(book.iter().map(|b| b.games as usize).sum::<usize>(), played);
         assert!(book.iter().all(|b| b.wins + b.draws + b.losses <= b.games));
-        assert_eq!(
-            suggested(&advice),
-            suggested(&idx.advise(&p, &only).unwrap())
-        );
+        let all = mach_advisor::advice::Advice {
+            moves: mach_advisor::advice::from_book(&book),
+            ..Default::default()
+        };
+        assert_eq!(suggested(&advice), suggested(&all));
+        assert!(advice.exact);
     }
     drop(service);
 }

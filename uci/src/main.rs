@@ -47,6 +47,8 @@ enum Cmd {
     Index(cmd::index::Args),
     /// Write the grandmaster memory as a Polyglot opening book.
     Book(cmd::book::Args),
+    /// The grandmaster opening tree: build one from a PGN, show a position's moves.
+    Tree(cmd::tree::Args),
     /// MACH's chunks: check a chunk library, list it, measure it on games.
     Chunks(cmd::chunks::Args),
     /// Fit every evaluation weight to game results (Texel tuning); writes psqt.rs.
@@ -75,6 +77,7 @@ fn main() {
         Some(Cmd::Index(args)) => cmd::index::run(&args),
         Some(Cmd::Chunks(args)) => cmd::chunks::run(&args),
         Some(Cmd::Book(args)) => cmd::book::run(&args),
+        Some(Cmd::Tree(args)) => cmd::tree::run(&args),
         Some(Cmd::Advise(args)) => cmd::advise::run(&args),
         Some(Cmd::Explore(args)) => cmd::explore::run(&args),
         Some(Cmd::Match(args)) => mach_runner::run(&args),

@@ -297,6 +297,12 @@ fn remove_at_exit(dir: &Path) {
 #[cfg(not(unix))]
 fn remove_at_exit(_dir: &Path) {}
 
+/// An `info string` of the grandmaster memory (the advisor, its book),
+/// which is on by default: not an error.
+pub fn is_memory_line(l: &str) -> bool {
+    l.starts_with("info string advisor") || l.starts_with("info string book")
+}
+
 /// The `mach` binary under test.
 pub fn mach() -> &'static str {
     env!("CARGO_BIN_EXE_mach")

@@ -34,6 +34,10 @@ pub const BUILTIN: [(&str, &[u8]); 6] = [
     ),
 ];
 
+/// The grandmaster opening tree (`books/gm-tree.bin`, see `books/README.md`),
+/// read in place by `mach_advisor::opening_tree::OpeningTree`.
+pub const OPENING_TREE: &[u8] = include_bytes!("../../../books/gm-tree.bin");
+
 /// The built-in file of this name, if there is one.
 pub fn builtin(name: &str) -> Option<&'static [u8]> {
     BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)

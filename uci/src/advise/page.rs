@@ -97,13 +97,21 @@ pub fn body(v: &View, served: Option<&Served>) -> String {
         "<div class=\"game\" id=\"position\">{svg}<div class=\"info\">\
          <p><b>{} to move</b>, move {}</p><p class=\"opening\">{opening}</p>\
          <p class=\"muted\"><code>{}</code></p>\
-         <p class=\"muted\">{} games retrieved in {:.1} ms from {}; {}</p>",
+         <p class=\"muted\">{} games retrieved in {:.1} ms from {}{}; {}</p>",
         side(pos.turn()),
         pos.fullmoves(),
         esc(&v.fen),
         v.games.len(),
         v.query_ms,
         esc(&v.index_dir),
+        if v.tree_games > 0 {
+            format!(
+                ", and {} games of the opening tree reached this position",
+                v.tree_games
+            )
+        } else {
+            String::new()
+        },
         if v.exact {
             "the advice comes from games that reached this very position"
         } else {

@@ -54,6 +54,12 @@ pub fn print(v: &View) {
         v.query_ms,
         field(&v.index_dir)
     );
+    if v.tree_games > 0 {
+        println!(
+            "tree      {} games of the opening tree reached this position",
+            v.tree_games
+        );
+    }
     println!("chunks    {} found here:", v.chunks.len());
     for (name, class, n, advice) in &v.chunks {
         println!(
@@ -65,7 +71,11 @@ pub fn print(v: &View) {
     println!();
     println!(
         "advice ({}; {} moves dropped: no legal analogue here)",
-        if v.exact {
+        if v.exact && v.tree_games > 0 && v.indexed {
+            "games that reached this very position, the opening tree's and the index's"
+        } else if v.exact && v.tree_games > 0 {
+            "games of the opening tree that reached this very position"
+        } else if v.exact {
             "games that reached this very position"
         } else {
             "similar positions"

@@ -1,7 +1,9 @@
 //! What `mach advise` shows, gathered once for the terminal, the HTML page and `mach explore`:
 //! the position, its opening's name, the advice with its statistics, and each retrieved game.
 
-use mach_advisor::advice::{map_played, Advice};
+use mach_advisor::advice::{from_book, map_played, Advice};
+use mach_advisor::book::{self, BookMove};
+use mach_advisor::opening_tree::OpeningTree;
 use mach_advisor::pgn::GameResult;
 use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::store::{decode_move, StoredGame};
@@ -71,48 +73,88 @@ pub struct View {
     pub query_ms: f64,
     pub dropped: u32,
     pub index_dir: String,
+    /// An index was read (not the opening tree alone).
+    pub indexed: bool,
+    /// Games of the opening tree through this position (0: none, or the tree is off).
+    pub tree_games: u32,
     pub moves: Vec<MoveRow>,
     pub games: Vec<GameRow>,
     /// Chunks found in the position: (name, class, pieces covered, advice).
     pub chunks: Vec<(String, String, u32, Vec<String>)>,
 }
 
-/// Asks the index about `line`'s position and gathers what the outputs show.
+/// The memory `gather` reads: an index, the opening tree, or both
+/// (`merge`: the index's games are added to the tree's, see `book::of_memory`).
+pub struct Memory<'a> {
+    pub index: Option<&'a AdvisorIndex>,
+    pub tree: Option<&'a OpeningTree<'a>>,
+    pub merge: bool,
+}
+
+/// Asks the memory about `line`'s position and gathers what the outputs
+/// show. Where the book knows the position, the advice is its statistics
+/// (the tree's games and the index's), as in play.
 pub fn gather(
-    index: &AdvisorIndex,
+    memory: &Memory,
     line: Line,
     o: &QueryOptions,
     weights: Weights,
 ) -> Result<View, String> {
     let pos = line.pos().clone();
-    let advice = index.advise(&pos, o).map_err(|e| e.to_string())?;
-    let games: Vec<GameRow> = advice
-        .hits
-        .iter()
-        .filter_map(|h| game_row(index, &pos, h))
-        .collect();
-    let moves = move_rows(index, &pos, &advice, weights);
-    let chunks = index
-        .chunks
-        .find(pos.board())
-        .iter()
-        .map(|f| {
-            let inst = &index.chunks.instances[f.instance];
-            (
-                inst.name.clone(),
-                inst.class.clone(),
-                f.covered.count() as u32,
-                inst.advice.clone(),
-            )
-        })
-        .collect();
+    let (mut advice, exact) = match memory.index {
+        Some(index) => (
+            index.advise(&pos, o).map_err(|e| e.to_string())?,
+            index.exact(&pos),
+        ),
+        None => (Advice::default(), Vec::new()),
+    };
+    let book = book::of_memory(
+        &pos,
+        memory.tree,
+        memory.index.map(|i| (i, exact.as_slice())),
+        memory.merge,
+    );
+    if !book.is_empty() {
+        advice.moves = from_book(&book);
+        advice.exact = true;
+    }
+    let games: Vec<GameRow> = match memory.index {
+        Some(index) => advice
+            .hits
+            .iter()
+            .filter_map(|h| game_row(index, &pos, h))
+            .collect(),
+        None => Vec::new(),
+    };
+    let moves = move_rows(memory.index, &pos, &advice, &book, weights);
+    let chunks = match memory.index {
+        Some(index) => index
+            .chunks
+            .find(pos.board())
+            .iter()
+            .map(|f| {
+                let inst = &index.chunks.instances[f.instance];
+                (
+                    inst.name.clone(),
+                    inst.class.clone(),
+                    f.covered.count() as u32,
+                    inst.advice.clone(),
+                )
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     Ok(View {
         fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
         opening: named_openings::of_line(&line.positions),
         exact: advice.exact,
         query_ms: advice.query_ms,
         dropped: advice.dropped,
-        index_dir: index.dir.display().to_string(),
+        indexed: memory.index.is_some(),
+        index_dir: memory
+            .index
+            .map_or_else(|| "no index".into(), |i| i.dir.display().to_string()),
+        tree_games: memory.tree.map_or(0, |t| t.games_at(&pos)),
         moves,
         games,
         chunks,
@@ -121,12 +163,18 @@ pub fn gather(
 }
 
 /// The suggestions with SAN, average rating and search bonus.
-fn move_rows(index: &AdvisorIndex, pos: &Chess, advice: &Advice, w: Weights) -> Vec<MoveRow> {
+fn move_rows(
+    index: Option<&AdvisorIndex>,
+    pos: &Chess,
+    advice: &Advice,
+    book: &[BookMove],
+    w: Weights,
+) -> Vec<MoveRow> {
     let bonus = deliver(advice, w).bonuses;
     // Ratings of the players behind each mapped move (the hits the advice counted).
     let mut ratings: Vec<(Move, u16)> = Vec::new();
     for h in advice.hits.iter().filter(|h| h.exact || !advice.exact) {
-        let (Some(next), Some(g)) = (h.next, index.games.get(h.game)) else {
+        let (Some(next), Some(g)) = (h.next, index.and_then(|i| i.games.get(h.game))) else {
             continue;
         };
         let Some((m, _)) = map_played(pos, next) else {
@@ -161,7 +209,12 @@ fn move_rows(index: &AdvisorIndex, pos: &Chess, advice: &Advice, w: Weights) -> 
                 wins: s.wins,
                 draws: s.draws,
                 losses: s.losses,
-                avg_elo: (!r.is_empty()).then(|| (r.iter().sum::<u32>() / r.len() as u32) as u16),
+                avg_elo: match book.iter().find(|b| b.mv == s.mv) {
+                    Some(b) => (b.avg_elo > 0).then_some(b.avg_elo),
+                    None => {
+                        (!r.is_empty()).then(|| (r.iter().sum::<u32>() / r.len() as u32) as u16)
+                    }
+                },
                 share: s.weight,
                 bonus: bonus
                     .iter()

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use mach_advisor::advice::Advice;
+use mach_advisor::opening_tree::OpeningTree;
 use mach_advisor::pgn::read_games;
 use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::AdvisorIndex;
@@ -19,6 +20,7 @@ use shakmaty::{fen::Fen, Chess, Color, EnPassantMode, Position};
 use crate::advise::page as advise_page;
 use crate::advise::position_input::{self, Line};
 use crate::advise::{text as advise_text, view as advise_view};
+use crate::uci::advisor_client;
 use mach_files as paths;
 use mach_pages as html;
 
@@ -34,6 +36,9 @@ pub struct Args {
     /// ~/.local/share/mach/gm2700-classical-4000).
     #[arg(long)]
     index: Option<PathBuf>,
+    /// Leave the built-in opening tree out (the index's games alone).
+    #[arg(long)]
+    no_tree: bool,
     /// Games to retrieve.
     #[arg(long, default_value_t = 30)]
     top: usize,
@@ -137,6 +142,21 @@ pub fn run(a: &Args) -> Result<(), String> {
         mach_files::outfile::check(path, "--calibrate", a.force, None)?;
     }
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
+    let tree = if a.no_tree {
+        None
+    } else {
+        Some(advisor_client::builtin_tree()?)
+    };
+    // The position's view needs no index when the tree is there: without
+    // one it shows the tree's statistics alone.
+    let plain_view = a.bench.is_none() && a.eval.is_none() && !a.json;
+    if plain_view && tree.is_some() && a.index.is_none() && !dir.exists() {
+        eprintln!(
+            "mach advise: no index at {} (`mach index` builds one): the opening tree alone",
+            dir.display()
+        );
+        return show(a, None, tree.as_ref());
+    }
     let index = AdvisorIndex::open(&dir).map_err(|e| {
         format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
     })?;
@@ -147,8 +167,8 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(pgn) = &a.eval {
         return eval(&index, &o, pgn, a, a.calibrate.as_deref());
     }
-    let line = position(a)?;
     if a.json {
+        let line = position(a)?;
         let pos = line.pos();
         let advice = index.advise(pos, &o).map_err(|e| e.to_string())?;
         println!(
@@ -157,8 +177,20 @@ pub fn run(a: &Args) -> Result<(), String> {
         );
         return Ok(());
     }
+    show(a, Some(&index), tree.as_ref())
+}
+
+/// The position's advice, on the terminal or as a page.
+fn show(a: &Args, index: Option<&AdvisorIndex>, tree: Option<&OpeningTree>) -> Result<(), String> {
+    let o = query_options(a)?;
+    let line = position(a)?;
+    let memory = advise_view::Memory {
+        index,
+        tree,
+        merge: index.is_some_and(|i| !advisor_client::holds_only_tree_games(&i.meta.sources)),
+    };
     let view = advise_view::gather(
-        &index,
+        &memory,
         line,
         &o,
         crate::uci::advice_policy::Weights::default(),

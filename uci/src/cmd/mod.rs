@@ -10,3 +10,4 @@ pub mod explore;
 pub mod index;
 pub mod perft;
 pub mod sprt;
+pub mod tree;

@@ -19,7 +19,7 @@ use crate::uci::output::info_string;
 /// `advisor: no game found ...` when none was found at all, as with exact
 /// lookups only, the default, in a position the grandmasters never reached)
 pub fn describe(advice: &Advice, chess960: bool) -> String {
-    if advice.hits.is_empty() {
+    if advice.hits.is_empty() && advice.moves.is_empty() {
         return format!(
             "advisor: no game found for this position ({:.1} ms)",
             advice.query_ms
@@ -42,11 +42,15 @@ pub fn describe(advice: &Advice, chess960: bool) -> String {
             if m.games == 1 { "" } else { "s" }
         ));
     }
+    // Exact advice from the opening tree has statistics, not hits.
+    let games = if advice.hits.is_empty() {
+        advice.moves.iter().map(|m| m.games as usize).sum()
+    } else {
+        advice.hits.len()
+    };
     s.push_str(&format!(
         "; {} games, {} dropped, {:.1} ms",
-        advice.hits.len(),
-        advice.dropped,
-        advice.query_ms
+        games, advice.dropped, advice.query_ms
     ));
     if !advice.plans.is_empty() {
         s.push_str("; plans ");

@@ -2,15 +2,16 @@
 //! advisor thread once its index is open, the requests sent for each search,
 //! and the waits for their answers (book first, then advice).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use mach_advisor::advice::Advice;
 use mach_advisor::book::BookMove;
+use mach_advisor::opening_tree::OpeningTree;
 use mach_advisor::retrieval::{Mode, QueryOptions};
-use mach_advisor::service::{AdvisorService, Answer, Request, Response};
+use mach_advisor::service::{AdvisorService, Answer, Memory, Request, Response};
 use mach_engine::advice::{RootAdvice, TreeAdvice};
 use mach_engine::{Limits, SearchControl};
 use shakmaty::{Chess, Position};
@@ -102,6 +103,8 @@ pub struct AdvisorClient {
     /// `AdvisorTree`, and the table the advisor thread fills for the search.
     tree_on: bool,
     tree: Option<Arc<TreeSlot>>,
+    /// `OpeningTree`: the built-in opening tree in the memory.
+    opening_tree: bool,
     service: Option<AdvisorService>,
     /// Opening the index at `index` failed; not retried until an advisor
     /// option changes.
@@ -132,29 +135,32 @@ impl AdvisorClient {
             mode: Mode::default(),
             tree_on: false,
             tree: None,
+            opening_tree: true,
             service: None,
             failed: false,
             next_request: 1,
         }
     }
 
-    /// Opens the advisor if it is on and not open yet. A missing, corrupt
-    /// or wrong-version index disables it with an `info string`; the engine
-    /// plays on.
+    /// Opens the advisor if it is on and not open yet: the built-in
+    /// opening tree always, and the index when there is one. A missing
+    /// index is said once; a corrupt or wrong-version one is said in an
+    /// `info string` and left out, the tree plays on.
     pub fn ensure_open(&mut self) {
         if !self.on || self.service.is_some() || self.failed {
             return;
         }
-        let slot = self.tree_on.then(|| Arc::new(std::sync::OnceLock::new()));
-        match AdvisorService::start_with_tree(&self.index, slot.clone()) {
+        let (memory, said) = open_memory(&self.index, self.opening_tree);
+        info_string(&said);
+        if memory.tree.is_none() && memory.index.is_none() {
+            self.failed = true;
+            return;
+        }
+        let slot =
+            (self.tree_on && memory.index.is_some()).then(|| Arc::new(std::sync::OnceLock::new()));
+        match AdvisorService::start_memory(memory, slot.clone()) {
             Ok(s) => {
                 self.tree = slot.map(|s| Arc::new(TreeSlot(s)));
-                info_string(&format!(
-                    "advisor: {} games, {} positions from {}",
-                    s.games,
-                    s.documents,
-                    self.index.display()
-                ));
                 self.service = Some(s);
             }
             Err(e) => {
@@ -193,6 +199,10 @@ impl AdvisorClient {
             Change::AdvisorPlans(on) => self.weights.plans = on,
             Change::AdvisorTime(on) => self.weights.time = on,
             Change::AdvisorMode(m) => self.mode = m,
+            Change::OpeningTree(on) if on != self.opening_tree => {
+                self.opening_tree = on;
+                self.reset();
+            }
             Change::AdvisorTree(on) if on != self.tree_on => {
                 // Restarted with or without the table at the next `go`.
                 self.tree_on = on;
@@ -262,6 +272,80 @@ impl AdvisorClient {
             prefetch: (svc.sender(), query),
         })
     }
+}
+
+/// The opening tree built into the binary (`books/gm-tree.bin`).
+pub fn builtin_tree() -> Result<OpeningTree<'static>, String> {
+    OpeningTree::from_bytes(mach_files::builtin::OPENING_TREE)
+}
+
+/// The built-in opening tree (with `use_tree`) and the index at `dir`
+/// (when there is one), and what to tell the GUI about them.
+pub fn open_memory(dir: &Path, use_tree: bool) -> (Memory, String) {
+    let mut said = Vec::new();
+    let tree = match builtin_tree() {
+        _ if !use_tree => {
+            said.push("advisor: opening tree off".to_string());
+            None
+        }
+        Ok(t) => {
+            said.push(format!(
+                "advisor: opening tree of {} games, {} positions",
+                t.header.games,
+                t.len()
+            ));
+            Some(t)
+        }
+        Err(e) => {
+            said.push(format!("advisor: opening tree not used: {e}"));
+            None
+        }
+    };
+    let index = if dir.exists() {
+        match Memory::index(dir) {
+            Ok(m) => m.index,
+            Err(e) => {
+                log::warn!("advisor index not used: {e}");
+                said.push(format!("index not used: {e}"));
+                None
+            }
+        }
+    } else {
+        said.push(format!(
+            "no index at {} (mach index builds one)",
+            dir.display()
+        ));
+        None
+    };
+    let merge = index
+        .as_ref()
+        .is_some_and(|i| !holds_only_tree_games(&i.meta.sources));
+    if let Some(i) = &index {
+        said.push(format!(
+            "index: {} games, {} positions from {}{}",
+            i.meta.games,
+            i.documents(),
+            dir.display(),
+            if merge || tree.is_none() {
+                ""
+            } else {
+                " (games the tree holds: read where the tree has nothing)"
+            }
+        ));
+    }
+    (Memory { tree, index, merge }, said.join("; "))
+}
+
+/// Whether an index holds only games of the database the tree was built
+/// from (the built-in default database is a sample of it): its book would
+/// count them twice.
+pub fn holds_only_tree_games(sources: &[String]) -> bool {
+    const TREE_DATABASES: [&str; 2] = ["gm2700-classical-4000.pgn", "gm2400-classical-173k.pgn"];
+    !sources.is_empty()
+        && sources.iter().all(|s| {
+            let name = s.rsplit(['/', '\\', ':']).next().unwrap_or(s);
+            TREE_DATABASES.contains(&name)
+        })
 }
 
 /// How long a timed search waits for the memory's answer before it may play

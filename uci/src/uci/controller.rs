@@ -303,7 +303,8 @@ impl Controller {
             | Change::AdvisorPlans(_)
             | Change::AdvisorTime(_)
             | Change::AdvisorMode(_)
-            | Change::AdvisorTree(_) => self.advisor.set_option(change),
+            | Change::AdvisorTree(_)
+            | Change::OpeningTree(_) => self.advisor.set_option(change),
             Change::OwnBook(on) => self.own_book = on,
             Change::BookFile(None) => self.polyglot = None,
             Change::BookFile(Some(path)) => {

@@ -131,6 +131,12 @@ pub const OPTIONS: &[OptionDef] = &[
             vars: &["bm25", "mach", "both"],
         },
     },
+    // The built-in opening tree (books/gm-tree.bin) in the book and the
+    // exact advice, with the index's games added.
+    OptionDef {
+        name: "OpeningTree",
+        kind: Kind::Check { default: true },
+    },
     // Grandmaster moves inside the search tree (advisor/src/tree.rs): tried
     // first, never reduced or pruned. Off until it passes an SPRT.
     OptionDef {
@@ -207,9 +213,10 @@ pub fn default_index() -> std::path::PathBuf {
     mach_files::default_index_dir()
 }
 
-/// Is the advisor on by default? Only when there is an index to read.
+/// Is the advisor on by default? Yes: the opening tree is built in, an
+/// index is added when there is one.
 pub fn advisor_default() -> bool {
-    default_index().join("meta.txt").is_file()
+    true
 }
 
 /// The `option ...` lines answered to `uci`.
@@ -267,6 +274,7 @@ pub enum Change {
     AdvisorTopK(usize),
     AdvisorMode(mach_advisor::retrieval::Mode),
     AdvisorTree(bool),
+    OpeningTree(bool),
     AdvisorPlans(bool),
     AdvisorTime(bool),
     OwnBook(bool),
@@ -357,6 +365,7 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
                 .map_err(|e| format!("option 'AdvisorMode': {e}"))?,
         ),
         (Kind::Check { .. }, "AdvisorTree") => Change::AdvisorTree(flag(value)?),
+        (Kind::Check { .. }, "OpeningTree") => Change::OpeningTree(flag(value)?),
         (Kind::Check { .. }, "AdvisorPlans") => Change::AdvisorPlans(flag(value)?),
         (Kind::Check { .. }, "AdvisorTime") => Change::AdvisorTime(flag(value)?),
         (Kind::Check { .. }, "OwnBook") => Change::OwnBook(flag(value)?),

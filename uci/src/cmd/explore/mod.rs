@@ -15,6 +15,7 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use mach_advisor::opening_tree::OpeningTree;
 use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::AdvisorIndex;
 use shakmaty::Move;
@@ -22,6 +23,7 @@ use shakmaty::Move;
 use crate::advise::page::{self as advise_page, Served};
 use crate::advise::position_input::{self, Line};
 use crate::advise::view as advise_view;
+use crate::uci::advisor_client;
 use form::{error_page, header, link};
 use http::{shorten, Hosts, Reply, Request};
 use mach_files as paths;
@@ -41,6 +43,9 @@ pub struct Args {
     /// Games to retrieve per position.
     #[arg(long, default_value_t = 30)]
     top: usize,
+    /// Leave the built-in opening tree out (the index's games alone).
+    #[arg(long)]
+    no_tree: bool,
 }
 
 /// Longest line a request may ask for, in plies: games end long before.
@@ -49,6 +54,8 @@ const MAX_PLIES: usize = 2000;
 /// What every connection's thread shares.
 struct Site {
     index: AdvisorIndex,
+    tree: Option<OpeningTree<'static>>,
+    merge: bool,
     o: QueryOptions,
 }
 
@@ -74,8 +81,15 @@ pub fn run(a: &Args) -> Result<(), String> {
         dir.display()
     );
     let _ = std::io::stdout().flush();
+    let tree = if a.no_tree {
+        None
+    } else {
+        Some(advisor_client::builtin_tree()?)
+    };
     let site = Arc::new(Site {
+        merge: !advisor_client::holds_only_tree_games(&index.meta.sources),
         index,
+        tree,
         o: QueryOptions {
             k: a.top,
             ..QueryOptions::default()
@@ -97,16 +111,14 @@ fn answer_request(site: &Site, req: &Request) -> Reply {
     }
     let query = url.split_once('?').map_or("", |(_, q)| q);
     let body: &[u8] = if req.method == "POST" { &req.body } else { &[] };
-    let page = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        answer(&site.index, &site.o, query, body)
-    }))
-    .unwrap_or_else(|_| {
-        log::error!("explore: a request panicked: {url}");
-        error_page(
-            None,
-            "internal error while answering (see the server's log)",
-        )
-    });
+    let page = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(site, query, body)))
+        .unwrap_or_else(|_| {
+            log::error!("explore: a request panicked: {url}");
+            error_page(
+                None,
+                "internal error while answering (see the server's log)",
+            )
+        });
     Reply { status: 200, page }
 }
 
@@ -138,7 +150,7 @@ fn line_of(fields: &[(String, String)]) -> Result<Line, String> {
 }
 
 /// The page for one request: the advice for the position asked for, or the form and a message.
-fn answer(index: &AdvisorIndex, o: &QueryOptions, query: &str, body: &[u8]) -> String {
+fn answer(site: &Site, query: &str, body: &[u8]) -> String {
     let f = fields(query, body);
     let typed = f
         .iter()
@@ -154,10 +166,15 @@ fn answer(index: &AdvisorIndex, o: &QueryOptions, query: &str, body: &[u8]) -> S
             .to_string(),
         None => line.moves.join(" "),
     };
+    let memory = advise_view::Memory {
+        index: Some(&site.index),
+        tree: site.tree.as_ref(),
+        merge: site.merge,
+    };
     let view = match advise_view::gather(
-        index,
+        &memory,
         line.clone(),
-        o,
+        &site.o,
         crate::uci::advice_policy::Weights::default(),
     ) {
         Ok(v) => v,
