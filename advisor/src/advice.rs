@@ -322,6 +322,7 @@ mod tests {
             losses,
             avg_elo: 0,
             last_year: 0,
+            backed: None,
         };
         // e4: 2 wins + 1 unknown = 2.6; d4: 1 draw + 1 loss = 1.1.
         let s = from_book(&[b("d2d4", 2, 0, 1, 1), b("e2e4", 3, 2, 0, 0)]);

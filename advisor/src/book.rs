@@ -28,6 +28,10 @@ pub struct BookMove {
     pub avg_elo: u16,
     /// The last year it was played (0 when unknown).
     pub last_year: u16,
+    /// Its value backed up through the opening tree, for the side that
+    /// played it, in [0, 1] (`opening_tree::build::back_up`); `None` for a
+    /// move only an index knows.
+    pub backed: Option<f32>,
 }
 
 impl BookMove {
@@ -36,6 +40,15 @@ impl BookMove {
     pub fn shrunk_score(&self, prior: f32) -> f32 {
         let points = self.wins as f32 + 0.5 * self.draws as f32 + 0.5 * prior;
         points / (self.games as f32 + prior).max(1e-6)
+    }
+
+    /// Its worth under `rules`: the backed-up value when the rules ask for
+    /// it and the tree has one, else the shrunk score of its own games.
+    pub fn worth(&self, rules: BookRules) -> f32 {
+        match self.backed {
+            Some(v) if rules.backed_up => v,
+            _ => self.shrunk_score(rules.prior),
+        }
     }
 }
 
@@ -50,6 +63,11 @@ pub struct BookRules {
     pub min_share: f32,
     /// Imaginary drawn games the score is shrunk with.
     pub prior: f32,
+    /// Judge a move by its value backed up through the opening tree (what
+    /// later grandmaster practice says of where it leads) instead of its
+    /// own games' score, and play the best of those that pass (UCI
+    /// `BookBackedUp`; off until an SPRT says otherwise).
+    pub backed_up: bool,
 }
 
 impl Default for BookRules {
@@ -59,28 +77,33 @@ impl Default for BookRules {
             min_score: 0.40,
             min_share: 0.15,
             prior: 2.0,
+            backed_up: false,
         }
     }
 }
 
 /// The move to play from memory, if any: among the moves that pass the
 /// rules, the one most games chose (grandmaster consensus), ties broken by
-/// the better shrunk score.
+/// the better score; with `backed_up`, the one of the best backed-up value.
 pub fn choose(moves: &[BookMove], rules: BookRules) -> Option<&BookMove> {
     let total: u32 = moves.iter().map(|m| m.games).sum();
-    moves
-        .iter()
-        .filter(|m| {
-            m.games >= rules.min_games
-                && m.shrunk_score(rules.prior) >= rules.min_score
-                && m.games as f32 >= rules.min_share * total as f32
-        })
-        .max_by(|a, b| {
-            a.games.cmp(&b.games).then(
-                a.shrunk_score(rules.prior)
-                    .total_cmp(&b.shrunk_score(rules.prior)),
-            )
-        })
+    let passing = moves.iter().filter(|m| {
+        m.games >= rules.min_games
+            && m.worth(rules) >= rules.min_score
+            && m.games as f32 >= rules.min_share * total as f32
+    });
+    if rules.backed_up {
+        return passing.max_by(|a, b| {
+            a.worth(rules)
+                .total_cmp(&b.worth(rules))
+                .then(a.games.cmp(&b.games))
+        });
+    }
+    passing.max_by(|a, b| {
+        a.games
+            .cmp(&b.games)
+            .then(a.worth(rules).total_cmp(&b.worth(rules)))
+    })
 }
 
 /// Two books of one position as one (the opening tree's and an index's):
@@ -102,6 +125,7 @@ pub fn merge_books(mut a: Vec<BookMove>, b: Vec<BookMove>) -> Vec<BookMove> {
                 x.draws += m.draws;
                 x.losses += m.losses;
                 x.last_year = x.last_year.max(m.last_year);
+                x.backed = x.backed.or(m.backed);
             }
             None => a.push(m),
         }
@@ -162,6 +186,7 @@ impl AdvisorIndex {
                             losses: 0,
                             avg_elo: 0,
                             last_year: 0,
+                            backed: None,
                         },
                         0,
                         0,
@@ -221,6 +246,7 @@ mod tests {
             losses: games - wins - draws,
             avg_elo: 2700,
             last_year: 2020,
+            backed: None,
         }
     }
 
@@ -241,6 +267,35 @@ mod tests {
         assert_eq!(m[0].last_year, 2021);
         assert_eq!(m[1], c);
         assert_eq!(merge_books(Vec::new(), vec![c.clone()]), vec![c]);
+    }
+
+    #[test]
+    fn with_backed_up_values_the_best_backed_move_that_passes_is_chosen() {
+        let plain = BookRules::default();
+        let backed = BookRules {
+            backed_up: true,
+            ..plain
+        };
+        let mut d4 = bm("d2d4", 20, 8, 8);
+        d4.backed = Some(0.45);
+        let mut e4 = bm("e2e4", 10, 4, 4);
+        e4.backed = Some(0.62);
+        let mut c4 = bm("c2c4", 2, 2, 0);
+        c4.backed = Some(0.9);
+        let moves = [d4.clone(), e4.clone(), c4];
+        assert_eq!(choose(&moves, plain).unwrap().mv, d4.mv, "the consensus");
+        assert_eq!(
+            choose(&moves, backed).unwrap().mv,
+            e4.mv,
+            "c4: too few games"
+        );
+        // A backed-up value under BookMinScore rules the move out.
+        let mut bad = bm("e2e4", 30, 20, 5);
+        bad.backed = Some(0.2);
+        assert!(choose(&[bad.clone()], backed).is_none());
+        assert!(choose(&[bad], plain).is_some());
+        // A move only the index knows is judged by its own games.
+        assert_eq!(choose(&[bm("g1f3", 5, 3, 2)], backed).unwrap().games, 5);
     }
 
     #[test]

@@ -25,9 +25,15 @@ fn opening_tree(c: &mut Criterion) {
     let hit = after("d4 Nf6 c4 e5 dxe5 Ng4");
     let start = Chess::default();
     let miss = after("a4 h5 a5 h4");
-    c.bench_function("tree/lookup-budapest", |b| b.iter(|| tree.book(black_box(&hit))));
-    c.bench_function("tree/lookup-start", |b| b.iter(|| tree.book(black_box(&start))));
-    c.bench_function("tree/lookup-miss", |b| b.iter(|| tree.book(black_box(&miss))));
+    c.bench_function("tree/lookup-budapest", |b| {
+        b.iter(|| tree.book(black_box(&hit)))
+    });
+    c.bench_function("tree/lookup-start", |b| {
+        b.iter(|| tree.book(black_box(&start)))
+    });
+    c.bench_function("tree/lookup-miss", |b| {
+        b.iter(|| tree.book(black_box(&miss)))
+    });
 }
 
 criterion_group!(benches, opening_tree);

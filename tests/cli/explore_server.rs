@@ -42,10 +42,16 @@ impl Server {
 
     /// With `extra` arguments; keeps its stderr lines when `stderr` is set.
     fn start_with(extra: &[&str], stderr: bool) -> Server {
-        let mut child = Command::new(mach())
-            .args(["explore", "--port", "0", "--top", "5", "--index"])
+        let mut cmd = Command::new(mach());
+        cmd.args(["explore", "--port", "0", "--top", "5", "--index"])
             .arg(index())
-            .args(extra)
+            .args(extra);
+        Server::spawn(cmd, stderr)
+    }
+
+    /// `cmd` (a `mach explore --port 0 ...`) started and its address read.
+    fn spawn(mut cmd: Command, stderr: bool) -> Server {
+        let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(if stderr {
                 Stdio::piped()
@@ -395,4 +401,27 @@ fn listening_beyond_loopback_prints_a_warning() {
     quiet.assert_serves();
     let said: Vec<String> = quiet.stderr.as_ref().unwrap().try_iter().collect();
     assert!(!said.iter().any(|l| l.contains("warning")), "{said:#?}");
+}
+
+#[test]
+fn with_no_index_the_pages_show_the_opening_tree() {
+    let home = common::temp("explore-home");
+    let mut cmd = Command::new(mach());
+    cmd.args(["explore", "--port", "0"])
+        .env("HOME", home.path())
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("MACH_INDEX");
+    let server = Server::spawn(cmd, false);
+    let page = server.request(
+        "GET",
+        "/?q=d4+Nf6+c4+e5+dxe5+Ng4",
+        "",
+        Duration::from_secs(30),
+    );
+    assert_eq!(status(&page), 200, "{}", head(&page));
+    assert!(
+        page.contains("93 games of the opening tree reached this position"),
+        "{page}"
+    );
+    assert!(page.contains("id=\"advice\""), "{page}");
 }

@@ -153,6 +153,7 @@ fn tree_build_writes_the_same_bytes_twice_and_tree_show_reads_them() {
         "{shown}"
     );
     assert!(shown.contains("e2e4        2 games"), "{shown}");
+    assert!(shown.contains("backed up"), "{shown}");
 }
 
 #[test]

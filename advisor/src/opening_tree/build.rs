@@ -6,13 +6,13 @@
 
 use std::io::Read;
 
-use rustc_hash::FxHashMap;
-use shakmaty::{Color, Position};
+use rustc_hash::{FxHashMap, FxHashSet};
+use shakmaty::{Chess, Color, Position};
 
 use crate::pgn::{read_games, GameResult};
 use crate::polyglot;
 
-use super::format::{put_move, Header, MoveStats, HEADER_BYTES};
+use super::format::{put_move, Header, MoveStats, BACKED_STEPS, HEADER_BYTES};
 
 /// Which games and positions the tree keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +78,85 @@ struct Tally {
     elo_sum: u64,
     rated: u32,
     last_year: u16,
+}
+
+/// Imaginary drawn games a move's own score is shrunk with (the book's
+/// default `BookRules::prior`).
+pub const BACKUP_PRIOR: f32 = 2.0;
+/// Fewest games of a move for it to stand for its position's value (the
+/// book's default `BookMinGames`): rarer moves are too noisy to maximise over.
+pub const BACKUP_MIN_GAMES: u32 = 3;
+
+impl Tally {
+    /// Its games' points per game for the side that played it, shrunk
+    /// toward a draw by `BACKUP_PRIOR` imaginary drawn games.
+    fn shrunk(&self) -> f32 {
+        let points = self.wins as f32 + 0.5 * self.draws as f32 + 0.5 * BACKUP_PRIOR;
+        points / (self.games as f32 + BACKUP_PRIOR)
+    }
+}
+
+/// Values backed up through the tree, as book builders do: from the start
+/// position, by negamax over the kept positions,
+///
+///   Q(p, m) = 1 - V(p after m)   when the tree holds the position m leads to,
+///           = shrunk score of m   otherwise (a leaf of the tree),
+///   V(p)    = max of Q(p, m) over the moves of at least `BACKUP_MIN_GAMES`
+///             games; with none, the shrunk score of all of p's games,
+///
+/// so a move is worth what later grandmaster practice makes of where it
+/// leads. Transpositions are valued once; a position met again on its own
+/// line (a repetition) counts as a leaf there. Positions the start does not
+/// reach (games from a FEN) keep their own scores.
+fn back_up(kept: &FxHashMap<u64, Vec<(u16, Tally)>>) -> FxHashMap<(u64, u16), f32> {
+    let mut q: FxHashMap<(u64, u16), f32> = FxHashMap::default();
+    let mut v: FxHashMap<u64, f32> = FxHashMap::default();
+    let mut on_line: FxHashSet<u64> = FxHashSet::default();
+    value(&Chess::default(), kept, &mut q, &mut v, &mut on_line);
+    q
+}
+
+/// V(pos) of [`back_up`], filling `q` for its moves; `None` when `pos` is
+/// not in the tree or is on the line being valued.
+fn value(
+    pos: &Chess,
+    kept: &FxHashMap<u64, Vec<(u16, Tally)>>,
+    q: &mut FxHashMap<(u64, u16), f32>,
+    v: &mut FxHashMap<u64, f32>,
+    on_line: &mut FxHashSet<u64>,
+) -> Option<f32> {
+    let key = polyglot::key(pos);
+    if let Some(&known) = v.get(&key) {
+        return Some(known);
+    }
+    let moves = kept.get(&key)?;
+    if !on_line.insert(key) {
+        return None;
+    }
+    let mut best: Option<f32> = None;
+    let mut all = Tally::default();
+    for (code, t) in moves {
+        all.games += t.games;
+        all.wins += t.wins;
+        all.draws += t.draws;
+        let own = t.shrunk();
+        let worth = match polyglot::decode(pos, *code) {
+            Some(m) => {
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                value(&next, kept, q, v, on_line).map_or(own, |child| 1.0 - child)
+            }
+            None => own,
+        };
+        q.insert((key, *code), worth);
+        if t.games >= BACKUP_MIN_GAMES {
+            best = Some(best.map_or(worth, |b: f32| b.max(worth)));
+        }
+    }
+    on_line.remove(&key);
+    let value = best.unwrap_or_else(|| all.shrunk());
+    v.insert(key, value);
+    Some(value)
 }
 
 /// Reads every game of `pgn` and returns the tree file's bytes;
@@ -174,6 +253,7 @@ pub fn build(
     }
     drop(through);
     drop(plies);
+    let backed = back_up(&kept);
 
     let mut keys: Vec<u64> = kept.keys().copied().collect();
     keys.sort_unstable();
@@ -195,6 +275,13 @@ pub fn build(
                     0
                 },
                 last_year: t.last_year,
+                backed: {
+                    let v = backed
+                        .get(&(*k, *mv))
+                        .copied()
+                        .unwrap_or_else(|| t.shrunk());
+                    (v.clamp(0.0, 1.0) * BACKED_STEPS).round() as u8
+                },
             })
             .collect();
         moves.sort_by(|a, b| b.games.cmp(&a.games).then(a.mv.cmp(&b.mv)));

@@ -3,7 +3,7 @@
 //! | bytes | what |
 //! |---|---|
 //! | 8 | magic `MACHTREE` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2) |
 //! | 4 | positions `n` |
 //! | 4 | length of the move records in bytes |
 //! | 4 | games the tree was built from |
@@ -19,14 +19,16 @@
 //! varints the games that played it, their wins, draws and losses for the
 //! side that played it (results not known make up the rest of the games),
 //! the average rating of the players who played it (0: unknown) and the
-//! last year it was played (0: unknown). A position's moves are stored most
+//! last year it was played (0: unknown); then one byte, its backed-up value
+//! for the side that played it in steps of 1/250 (`build::back_up`). A
+//! position's moves are stored most
 //! played first, ties by move code, so a build is byte for byte the same
 //! whatever order its hash maps kept.
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"MACHTREE";
 /// The layout above.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Size of the header in bytes.
 pub const HEADER_BYTES: usize = 40;
 
@@ -56,7 +58,12 @@ pub struct MoveStats {
     pub losses: u32,
     pub avg_elo: u16,
     pub last_year: u16,
+    /// The backed-up value in [0, 250] (250: a sure win for the side that played it).
+    pub backed: u8,
 }
+
+/// The steps of a stored backed-up value.
+pub const BACKED_STEPS: f32 = 250.0;
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
@@ -161,6 +168,7 @@ pub fn put_move(out: &mut Vec<u8>, m: &MoveStats) {
     ] {
         put_varint(out, v);
     }
+    out.push(m.backed);
 }
 
 /// The move records of one position; `None` when they do not parse.
@@ -174,6 +182,8 @@ pub fn read_moves(b: &[u8]) -> Option<Vec<MoveStats>> {
         for x in &mut v {
             *x = get_varint(b, &mut at)?;
         }
+        let backed = *b.get(at)?;
+        at += 1;
         out.push(MoveStats {
             mv,
             games: v[0],
@@ -182,6 +192,7 @@ pub fn read_moves(b: &[u8]) -> Option<Vec<MoveStats>> {
             losses: v[3],
             avg_elo: u16::try_from(v[4]).ok()?,
             last_year: u16::try_from(v[5]).ok()?,
+            backed,
         });
     }
     Some(out)

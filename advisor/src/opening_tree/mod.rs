@@ -104,6 +104,7 @@ impl<'a> OpeningTree<'a> {
                     losses: s.losses,
                     avg_elo: s.avg_elo,
                     last_year: s.last_year,
+                    backed: Some(f32::from(s.backed) / format::BACKED_STEPS),
                 })
             })
             .collect()

@@ -177,3 +177,39 @@ fn the_shipped_tree_holds_the_budapest_gambit() {
     let m = tree.book(&after("d4 Nf6 c4 e5 dxe5 Ng4"));
     assert_eq!(m.iter().map(|b| b.games).sum::<u32>(), 93);
 }
+
+#[test]
+fn values_are_backed_up_by_negamax_from_the_leaves() {
+    // After 1.e4 Black's c5 wins (3 games) and e5 loses (3 games): 1.e4 is
+    // worth what Black's best reply leaves White, not its own 50%.
+    let mut pgn = String::new();
+    for _ in 0..3 {
+        pgn.push_str("[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n");
+        pgn.push_str("[Result \"0-1\"]\n\n1. e4 c5 2. Nf3 0-1\n\n");
+    }
+    let rules = Rules {
+        min_games: 1,
+        ..all_games()
+    };
+    let bytes = build(pgn.as_bytes(), rules, |_| {}).unwrap().0;
+    let tree = OpeningTree::from_bytes(&bytes).unwrap();
+    let e4 = &tree.book(&Chess::default())[0];
+    assert!((e4.shrunk_score(2.0) - 0.5).abs() < 1e-6);
+    // Leaves: Nf3 after e5 scores (3 + 1) / 5 = 0.8 for White, after c5 0.2.
+    // So e5 is worth 1 - 0.8 = 0.2 to Black, c5 1 - 0.2 = 0.8, and e4 to
+    // White 1 - 0.8 = 0.2.
+    assert!((e4.backed.unwrap() - 0.2).abs() < 0.003, "{:?}", e4.backed);
+    let replies = tree.book(&after("e4"));
+    let worth = |uci: &str| {
+        replies
+            .iter()
+            .find(|b| shakmaty::uci::UciMove::from_standard(b.mv).to_string() == uci)
+            .unwrap()
+            .backed
+            .unwrap()
+    };
+    assert!((worth("c7c5") - 0.8).abs() < 0.003);
+    assert!((worth("e7e5") - 0.2).abs() < 0.003);
+    let leaf = &tree.book(&after("e4 e5"))[0];
+    assert!((leaf.backed.unwrap() - leaf.shrunk_score(2.0)).abs() < 0.003);
+}

@@ -159,10 +159,11 @@ fn print_moves(moves: &[BookMove]) {
     let prior = BookRules::default().prior;
     for m in moves {
         println!(
-            "{:6} {:6} games  {:5.1}%  +{} ={} -{}  avg {}  last {}",
+            "{:6} {:6} games  {:5.1}%  backed up {:5.1}%  +{} ={} -{}  avg {}  last {}",
             board::uci(m.mv, false),
             m.games,
             100.0 * m.shrunk_score(prior),
+            100.0 * m.backed.unwrap_or(f32::NAN),
             m.wins,
             m.draws,
             m.losses,

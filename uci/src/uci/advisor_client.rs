@@ -128,7 +128,7 @@ impl AdvisorClient {
     /// The options' defaults; the index is opened later, by [`AdvisorClient::ensure_open`].
     pub fn new() -> AdvisorClient {
         AdvisorClient {
-            on: options::advisor_default(),
+            on: true,
             index: options::default_index(),
             weights: Weights::default(),
             topk: 30,

@@ -16,7 +16,7 @@ use shakmaty::{Chess, Move, Position};
 use crate::uci::output::{info_string, UciReporter};
 
 /// How a book move is chosen and checked (UCI `BookMinGames`,
-/// `BookMinScore`, `BookMargin`, `BookVerifyNodes`).
+/// `BookMinScore`, `BookBackedUp`, `BookMargin`, `BookVerifyNodes`).
 #[derive(Clone, Copy, Debug)]
 pub struct BookPlay {
     pub rules: BookRules,
@@ -96,7 +96,7 @@ pub fn describe_book(moves: &[BookMove], rules: BookRules, chess960: bool) -> St
             if Some(b.mv) == chosen { "*" } else { "" },
             b.games,
             if b.games == 1 { "" } else { "s" },
-            100.0 * b.shrunk_score(rules.prior),
+            100.0 * b.worth(rules),
             b.wins,
             b.draws,
             b.losses,

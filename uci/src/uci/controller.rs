@@ -321,6 +321,7 @@ impl Controller {
             }
             Change::BookMinGames(n) => self.book.rules.min_games = n,
             Change::BookMinScore(p) => self.book.rules.min_score = p as f32 / 100.0,
+            Change::BookBackedUp(on) => self.book.rules.backed_up = on,
             Change::BookMargin(cp) => self.book.margin = cp,
             Change::BookVerifyNodes(n) => self.book.verify_nodes = n,
         }

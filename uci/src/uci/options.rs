@@ -97,7 +97,7 @@ pub const OPTIONS: &[OptionDef] = &[
             max: mach_engine::strength::MAX_ELO as i64,
         },
     },
-    // Default: on when the default index exists (see `declarations`).
+    // On: the opening tree is built in; an index is added when there is one.
     OptionDef {
         name: "Advisor",
         kind: Kind::Check { default: true },
@@ -190,6 +190,12 @@ pub const OPTIONS: &[OptionDef] = &[
             max: 100,
         },
     },
+    // Book moves judged by values backed up through the opening tree
+    // (advisor/src/opening_tree/build.rs). Off until it passes an SPRT.
+    OptionDef {
+        name: "BookBackedUp",
+        kind: Kind::Check { default: false },
+    },
     OptionDef {
         name: "BookMargin",
         kind: Kind::Spin {
@@ -213,12 +219,6 @@ pub fn default_index() -> std::path::PathBuf {
     mach_files::default_index_dir()
 }
 
-/// Is the advisor on by default? Yes: the opening tree is built in, an
-/// index is added when there is one.
-pub fn advisor_default() -> bool {
-    true
-}
-
 /// The `option ...` lines answered to `uci`.
 pub fn declarations() -> Vec<String> {
     OPTIONS
@@ -228,12 +228,6 @@ pub fn declarations() -> Vec<String> {
                 format!(
                     "option name {} type spin default {default} min {min} max {max}",
                     o.name
-                )
-            }
-            Kind::Check { .. } if o.name == "Advisor" => {
-                format!(
-                    "option name Advisor type check default {}",
-                    advisor_default()
                 )
             }
             Kind::Check { default } => {
@@ -283,6 +277,7 @@ pub enum Change {
     BookMinGames(u32),
     /// Percent.
     BookMinScore(u32),
+    BookBackedUp(bool),
     BookMargin(i32),
     BookVerifyNodes(u64),
 }
@@ -379,6 +374,7 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         (Kind::Spin { min, max, .. }, "BookMinScore") => {
             Change::BookMinScore(number(value, *min, *max, &mut note)? as u32)
         }
+        (Kind::Check { .. }, "BookBackedUp") => Change::BookBackedUp(flag(value)?),
         (Kind::Spin { min, max, .. }, "BookMargin") => {
             Change::BookMargin(number(value, *min, *max, &mut note)? as i32)
         }

@@ -53,7 +53,8 @@ const MAX_PLIES: usize = 2000;
 
 /// What every connection's thread shares.
 struct Site {
-    index: AdvisorIndex,
+    /// None: the opening tree alone (no index at the default place).
+    index: Option<AdvisorIndex>,
     tree: Option<OpeningTree<'static>>,
     merge: bool,
     o: QueryOptions,
@@ -62,9 +63,19 @@ struct Site {
 /// Serves pages until killed, each connection on a thread of its own.
 pub fn run(a: &Args) -> Result<(), String> {
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
-    let index = AdvisorIndex::open(&dir).map_err(|e| {
-        format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
-    })?;
+    let tree = if a.no_tree {
+        None
+    } else {
+        Some(advisor_client::builtin_tree()?)
+    };
+    // With no index at the default place the pages show the tree alone.
+    let index = if tree.is_some() && a.index.is_none() && !dir.exists() {
+        None
+    } else {
+        Some(AdvisorIndex::open(&dir).map_err(|e| {
+            format!("{e}\n(build the default index with `mach index`, or pass --index DIR)")
+        })?)
+    };
     let listener = TcpListener::bind((a.host.as_str(), a.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", a.host, a.port))?;
     let addr = listener
@@ -77,17 +88,17 @@ pub fn run(a: &Args) -> Result<(), String> {
         );
     }
     println!(
-        "mach explore: listening on http://{addr}/ (index {})",
-        dir.display()
+        "mach explore: listening on http://{addr}/ ({})",
+        match &index {
+            Some(_) => format!("index {}", dir.display()),
+            None => format!("the opening tree alone: no index at {}", dir.display()),
+        }
     );
     let _ = std::io::stdout().flush();
-    let tree = if a.no_tree {
-        None
-    } else {
-        Some(advisor_client::builtin_tree()?)
-    };
     let site = Arc::new(Site {
-        merge: !advisor_client::holds_only_tree_games(&index.meta.sources),
+        merge: index
+            .as_ref()
+            .is_some_and(|i| !advisor_client::holds_only_tree_games(&i.meta.sources)),
         index,
         tree,
         o: QueryOptions {
@@ -167,7 +178,7 @@ fn answer(site: &Site, query: &str, body: &[u8]) -> String {
         None => line.moves.join(" "),
     };
     let memory = advise_view::Memory {
-        index: Some(&site.index),
+        index: site.index.as_ref(),
         tree: site.tree.as_ref(),
         merge: site.merge,
     };
