@@ -10,7 +10,6 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::index::AdvisorIndex;
-use crate::opening_tree::OpeningTree;
 use crate::retrieval::Hit;
 use crate::store::decode_move;
 
@@ -132,25 +131,6 @@ pub fn merge_books(mut a: Vec<BookMove>, b: Vec<BookMove>) -> Vec<BookMove> {
     }
     a.sort_by_key(|m| std::cmp::Reverse(m.games));
     a
-}
-
-/// The book of `pos` from the whole exact memory: the opening tree's
-/// statistics and the index's games that reached it (`exact`, read by the
-/// caller). With `merge` false the index's games are the tree's own (they
-/// would count twice) and are read only where the tree has nothing.
-pub fn of_memory(
-    pos: &Chess,
-    tree: Option<&OpeningTree>,
-    index: Option<(&AdvisorIndex, &[Hit])>,
-    merge: bool,
-) -> Vec<BookMove> {
-    let from_tree = tree.map(|t| t.book(pos)).unwrap_or_default();
-    match index {
-        Some((index, exact)) if merge || from_tree.is_empty() => {
-            merge_books(from_tree, index.book_given(pos, exact))
-        }
-        _ => from_tree,
-    }
 }
 
 impl AdvisorIndex {

@@ -7,6 +7,7 @@ pub mod build;
 pub mod checksum;
 pub mod chunks;
 pub mod error;
+pub mod exact_memory;
 pub mod index;
 pub mod opening_tree;
 pub mod page_cache;

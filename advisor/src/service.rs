@@ -14,7 +14,7 @@ use crossbeam_channel::{Receiver, Sender};
 use shakmaty::{zobrist::Zobrist64, Chess, EnPassantMode, Position};
 
 use crate::advice::{self, Advice};
-use crate::book::{self, BookMove};
+use crate::book::BookMove;
 use crate::error::Error;
 use crate::index::AdvisorIndex;
 use crate::opening_tree::OpeningTree;
@@ -86,7 +86,7 @@ impl Memory {
             None => Vec::new(),
         };
         let book = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            book::of_memory(
+            crate::exact_memory::book_of(
                 pos,
                 self.tree.as_ref(),
                 self.index.as_ref().map(|i| (i, exact.as_slice())),

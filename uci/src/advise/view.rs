@@ -2,7 +2,7 @@
 //! the position, its opening's name, the advice with its statistics, and each retrieved game.
 
 use mach_advisor::advice::{from_book, map_played, Advice};
-use mach_advisor::book::{self, BookMove};
+use mach_advisor::book::BookMove;
 use mach_advisor::opening_tree::OpeningTree;
 use mach_advisor::pgn::GameResult;
 use mach_advisor::retrieval::QueryOptions;
@@ -84,7 +84,7 @@ pub struct View {
 }
 
 /// The memory `gather` reads: an index, the opening tree, or both
-/// (`merge`: the index's games are added to the tree's, see `book::of_memory`).
+/// (`merge`: the index's games are added to the tree's, see `exact_memory::book_of`).
 pub struct Memory<'a> {
     pub index: Option<&'a AdvisorIndex>,
     pub tree: Option<&'a OpeningTree<'a>>,
@@ -108,7 +108,7 @@ pub fn gather(
         ),
         None => (Advice::default(), Vec::new()),
     };
-    let book = book::of_memory(
+    let book = mach_advisor::exact_memory::book_of(
         &pos,
         memory.tree,
         memory.index.map(|i| (i, exact.as_slice())),
