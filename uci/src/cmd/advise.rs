@@ -142,11 +142,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         mach_files::outfile::check(path, "--calibrate", a.force, None)?;
     }
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
-    let tree = if a.no_tree {
-        None
-    } else {
-        Some(advisor_client::builtin_tree()?)
-    };
+    let tree = advisor_client::tree_unless(a.no_tree)?;
     // The position's view needs no index when the tree is there: without
     // one it shows the tree's statistics alone.
     let plain_view = a.bench.is_none() && a.eval.is_none() && !a.json;
@@ -187,7 +183,7 @@ fn show(a: &Args, index: Option<&AdvisorIndex>, tree: Option<&OpeningTree>) -> R
     let memory = advise_view::Memory {
         index,
         tree,
-        merge: index.is_some_and(|i| !advisor_client::holds_only_tree_games(&i.meta.sources)),
+        merge: advisor_client::merges(index),
     };
     let view = advise_view::gather(
         &memory,

@@ -12,6 +12,7 @@ use mach_advisor::book::BookMove;
 use mach_advisor::opening_tree::OpeningTree;
 use mach_advisor::retrieval::{Mode, QueryOptions};
 use mach_advisor::service::{AdvisorService, Answer, Memory, Request, Response};
+use mach_advisor::AdvisorIndex;
 use mach_engine::advice::{RootAdvice, TreeAdvice};
 use mach_engine::{Limits, SearchControl};
 use shakmaty::{Chess, Position};
@@ -279,6 +280,19 @@ pub fn builtin_tree() -> Result<OpeningTree<'static>, String> {
     OpeningTree::from_bytes(mach_files::builtin::OPENING_TREE)
 }
 
+/// The built-in tree unless `off` (`--no-tree`): for `mach advise` and `mach explore`.
+pub fn tree_unless(off: bool) -> Result<Option<OpeningTree<'static>>, String> {
+    if off {
+        return Ok(None);
+    }
+    builtin_tree().map(Some)
+}
+
+/// Whether an index's games are added to the tree's ([`Memory::merge`]).
+pub fn merges(index: Option<&AdvisorIndex>) -> bool {
+    index.is_some_and(|i| !holds_only_tree_games(&i.meta.sources))
+}
+
 /// The built-in opening tree (with `use_tree`) and the index at `dir`
 /// (when there is one), and what to tell the GUI about them.
 pub fn open_memory(dir: &Path, use_tree: bool) -> (Memory, String) {
@@ -317,9 +331,7 @@ pub fn open_memory(dir: &Path, use_tree: bool) -> (Memory, String) {
         ));
         None
     };
-    let merge = index
-        .as_ref()
-        .is_some_and(|i| !holds_only_tree_games(&i.meta.sources));
+    let merge = merges(index.as_ref());
     if let Some(i) = &index {
         said.push(format!(
             "index: {} games, {} positions from {}{}",
@@ -339,7 +351,7 @@ pub fn open_memory(dir: &Path, use_tree: bool) -> (Memory, String) {
 /// Whether an index holds only games of the database the tree was built
 /// from (the built-in default database is a sample of it): its book would
 /// count them twice.
-pub fn holds_only_tree_games(sources: &[String]) -> bool {
+fn holds_only_tree_games(sources: &[String]) -> bool {
     const TREE_DATABASES: [&str; 2] = ["gm2700-classical-4000.pgn", "gm2400-classical-173k.pgn"];
     !sources.is_empty()
         && sources.iter().all(|s| {

@@ -63,11 +63,7 @@ struct Site {
 /// Serves pages until killed, each connection on a thread of its own.
 pub fn run(a: &Args) -> Result<(), String> {
     let dir = a.index.clone().unwrap_or_else(paths::default_index_dir);
-    let tree = if a.no_tree {
-        None
-    } else {
-        Some(advisor_client::builtin_tree()?)
-    };
+    let tree = advisor_client::tree_unless(a.no_tree)?;
     // With no index at the default place the pages show the tree alone.
     let index = if tree.is_some() && a.index.is_none() && !dir.exists() {
         None
@@ -96,9 +92,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     );
     let _ = std::io::stdout().flush();
     let site = Arc::new(Site {
-        merge: index
-            .as_ref()
-            .is_some_and(|i| !advisor_client::holds_only_tree_games(&i.meta.sources)),
+        merge: advisor_client::merges(index.as_ref()),
         index,
         tree,
         o: QueryOptions {
