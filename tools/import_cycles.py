@@ -16,7 +16,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT = ["engine/src", "advisor/src", "uci/src", "uci/runner/src", "uci/tune/src",
-           "uci/files/src", "uci/pages/src", "benches", "tests"]
+           "uci/files/src", "uci/pages/src", "uci/experience/src", "benches", "tests"]
 
 
 def modules(src):

@@ -6,7 +6,8 @@
 //! outpost on e5) and a trusted move for the clock; [`Ready`] is advice
 //! known before the search starts (a fixed depth or node search waits for
 //! it, so it stays reproducible); [`TreeAdvice`] gives moves known inside
-//! the tree.
+//! the tree; [`Experience`] gives what Mach's own earlier searches found of
+//! positions (the experience file).
 
 use shakmaty::{Bitboard, Color, Move, Role};
 
@@ -20,6 +21,28 @@ pub trait TreeAdvice: Send + Sync {
     /// Codes (`moves::encode`) of the moves for the position with this key
     /// (`board::hash`); empty when it knows none.
     fn moves(&self, key: u64) -> &[MoveCode];
+}
+
+/// What Mach's own earlier searches (other games, other processes) found of
+/// a position, by Zobrist key (`board::hash`). Asked at the root and at
+/// plies up to `params::EXPERIENCE_MAX_PLY`, so it must answer in
+/// nanoseconds. Its move is tried first where the table has none; a result
+/// at least as deep as the search needs is used like a table hit at nodes
+/// off the principal variation.
+pub trait Experience: Send + Sync {
+    fn probe(&self, key: u64) -> Option<Known>;
+}
+
+/// One position's experience.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Known {
+    /// `moves::encode` of the best move found (`NO_MOVE`: none).
+    pub mv: MoveCode,
+    /// Centipawns for the side to move; a mate counted in plies from this
+    /// position (as the transposition table stores it).
+    pub score: i32,
+    /// Depth of the search that found it.
+    pub depth: i32,
 }
 
 /// Where root-move bonuses may come from while a search runs. The main

@@ -32,6 +32,10 @@ pub struct SearchOptions {
     /// Limited strength (`UCI_LimitStrength`): a node budget and evaluation
     /// noise; `None`: full strength.
     pub strength: Option<crate::strength::Strength>,
+    /// Add MACH's pawn chunks to the evaluation (`PawnChunks`).
+    pub pawn_chunks: bool,
+    /// What Mach's earlier searches found (`Experience`).
+    pub experience: Option<Arc<dyn crate::advice::Experience>>,
 }
 
 impl Default for SearchOptions {
@@ -42,6 +46,8 @@ impl Default for SearchOptions {
             advice: None,
             tree: None,
             strength: None,
+            pawn_chunks: false,
+            experience: None,
         }
     }
 }
@@ -154,6 +160,8 @@ impl Engine {
             trusted: RwLock::new(None),
             advice: options.advice.clone(),
             tree: options.tree.clone(),
+            pawn_chunks: options.pawn_chunks,
+            experience: options.experience.clone(),
         });
         // Advice already in hand orders the root moves.
         shared.poll_advice();

@@ -292,9 +292,15 @@ pub fn phase(pos: &Chess) -> i32 {
 
 /// Evaluation of `pos` in centipawns for the side to move.
 pub fn evaluate(pos: &Chess) -> i32 {
+    evaluate_plus(pos, Weight { mg: 0, eg: 0 })
+}
+
+/// [`evaluate`] with `extra` (White's middlegame and endgame points, e.g.
+/// the pawn chunks') added before the phase blends the two.
+pub fn evaluate_plus(pos: &Chess, extra: Weight) -> i32 {
     let board = pos.board();
-    let mut mg = 0;
-    let mut eg = 0;
+    let mut mg = extra.mg;
+    let mut eg = extra.eg;
 
     // What each side's knights, bishops, rooks and queens reach, and every
     // square each side attacks: the safe checks below need both sides'.

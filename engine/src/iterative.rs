@@ -25,11 +25,17 @@ impl Searcher<'_> {
     pub(crate) fn init_root_moves(&mut self) {
         let root = self.root.clone();
         let legal = root.legal_moves();
-        let tt_move = self
-            .shared
-            .tt
-            .probe(*self.keys.last().unwrap())
-            .map_or(0, |e| e.mv);
+        let key = *self.keys.last().unwrap();
+        let tt_move = match self.shared.tt.probe(key).map_or(0, |e| e.mv) {
+            // Nothing in the table: the move an earlier game's search found.
+            0 => self
+                .shared
+                .experience
+                .as_ref()
+                .and_then(|x| x.probe(key))
+                .map_or(0, |k| k.mv),
+            mv => mv,
+        };
         let mut picker = MovePicker::new(
             Vec::with_capacity(256),
             &root,

@@ -114,6 +114,12 @@ pub const TRUSTED_DISAGREE_TIME_SCALE: f64 = 1.4;
 /// position, and every lookup costs a hash probe.
 pub const TREE_ADVICE_MAX_PLY: usize = 8;
 
+/// Experience (`advice::Experience`: Mach's own earlier searches) is looked
+/// up at the root and at plies up to this one. The file holds positions
+/// Mach searched at the root of a move, so it knows the positions of games
+/// already played: those are met again within the first plies of a search.
+pub const EXPERIENCE_MAX_PLY: usize = 6;
+
 /// Plans (chunk advice, `advice::Plans`): centipawns for a piece standing on
 /// a square its side's plan names (a knight on the outpost, a rook on the
 /// file). Small: a hint that steers, not knowledge that overrides.

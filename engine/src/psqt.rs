@@ -7,6 +7,10 @@
 //! Command: `mach tune /tmp/self-sf5k.epd /tmp/p300k-sf5k.epd /tmp/new200k-sf5k.epd /tmp/n3-sf5k.epd --from-psqt --anchor --fit pst,mobility,pair,king-attack,checks,king-weak,targets,pawn-push,pawn-path,tempo,king-pawns --batch 4096 --epochs 100 --positions 1200000 --seed 41 --out /tmp/kp4.rs`
 //! Data: /tmp/self-sf5k.epd, /tmp/p300k-sf5k.epd, /tmp/new200k-sf5k.epd, /tmp/n3-sf5k.epd; 856409 quiet positions (770882 train, 85527 held out, labelled by ce), seed 41.
 //! Fit: K = 0.004805, start psqt.rs (anchored: material and square-table means kept), fitted: pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, tempo, king-pawns (the rest kept), Adam 100 epochs; loss train 0.014646 -> 0.013949, held-out 0.014465 -> 0.013861.
+//! Then MACH's pawn chunks alone (the rest kept):
+//! Command: `mach tune shared:books/gm2400-classical-173k.pgn --from-psqt --fit chunks --positions 2000000 --seed 51 --out /tmp/chunks-psqt.rs`
+//! Data: ../shared/books/gm2400-classical-173k.pgn; 2000000 quiet positions (1797933 train, 202067 held out by game), seed 51.
+//! Fit: K = 0.005972, start psqt.rs, fitted: chunks (the rest kept), Adam 50 epochs; loss train 0.110604 -> 0.109997, held-out 0.110654 -> 0.110133.
 
 /// A middlegame/endgame pair of weights, tapered by game phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +147,90 @@ pub const KING_PAWNS: [[Weight; 48]; 8] = [
 pub const BISHOP_PAIR: Weight = w(19, 68);
 /// Side to move bonus.
 pub const TEMPO: i32 = 19;
+/// MACH's pawn chunks (pawn_chunks.rs): each feature's weights by name,
+/// counted for the side that has the pattern; a feature not listed weighs
+/// nothing. Used only with the `PawnChunks` option.
+#[rustfmt::skip]
+pub const PAWN_CHUNKS: &[(&str, Weight)] = &[
+    ("passed_pawn_a(2)", w(4, -12)),
+    ("passed_pawn_a(3)", w(-8, -8)),
+    ("passed_pawn_a(4)", w(31, -1)),
+    ("passed_pawn_a(5)", w(21, 4)),
+    ("passed_pawn_a(6)", w(35, 50)),
+    ("passed_pawn_a(7)", w(-49, 72)),
+    ("passed_pawn_b(2)", w(0, 7)),
+    ("passed_pawn_b(3)", w(-2, 8)),
+    ("passed_pawn_b(4)", w(-6, 16)),
+    ("passed_pawn_b(5)", w(9, 16)),
+    ("passed_pawn_b(6)", w(27, 62)),
+    ("passed_pawn_b(7)", w(-8, 65)),
+    ("passed_pawn_c(2)", w(4, 6)),
+    ("passed_pawn_c(3)", w(-1, 18)),
+    ("passed_pawn_c(4)", w(8, 9)),
+    ("passed_pawn_c(5)", w(-12, 16)),
+    ("passed_pawn_c(6)", w(16, 45)),
+    ("passed_pawn_c(7)", w(83, 39)),
+    ("passed_pawn_d(2)", w(24, 7)),
+    ("passed_pawn_d(3)", w(-17, 23)),
+    ("passed_pawn_d(4)", w(1, 3)),
+    ("passed_pawn_d(5)", w(-21, 11)),
+    ("passed_pawn_d(6)", w(43, 54)),
+    ("passed_pawn_d(7)", w(47, 42)),
+    ("advanced_passed_pawn", w(-30, -39)),
+    ("protected_passed_pawn(3)", w(5, 8)),
+    ("protected_passed_pawn(4)", w(-13, 7)),
+    ("protected_passed_pawn(5)", w(33, 0)),
+    ("protected_passed_pawn(6)", w(127, -16)),
+    ("protected_passed_pawn(7)", w(88, 44)),
+    ("doubled_pawns(a)", w(-43, -11)),
+    ("doubled_pawns(b)", w(-12, -8)),
+    ("doubled_pawns(c)", w(-8, -9)),
+    ("doubled_pawns(d)", w(-20, -6)),
+    ("doubled_pawns(e)", w(-26, -4)),
+    ("doubled_pawns(f)", w(-11, -8)),
+    ("doubled_pawns(g)", w(0, -14)),
+    ("doubled_pawns(h)", w(-2, -45)),
+    ("isolated_pawn_b", w(-4, -17)),
+    ("isolated_pawn_c", w(-22, -19)),
+    ("isolated_pawn_d", w(-18, -26)),
+    ("queenside_majority", w(-9, 5)),
+    ("central_majority", w(2, 2)),
+    ("queenside_pawn_island", w(-12, 7)),
+    ("centre_pawn_d4", w(-4, 10)),
+    ("qgdcenter", w(1, 68)),
+    ("carlsbad", w(17, -26)),
+    ("minority_attack", w(-32, 87)),
+    ("iqp", w(-12, -16)),
+    ("hanging_pawns", w(-10, 13)),
+    ("slav_triangle", w(5, -41)),
+    ("kings_indian_chain", w(-4, 60)),
+    ("kid_kingside_storm", w(-30, -44)),
+    ("kid_queenside_break", w(12, -37)),
+    ("modern_benoni", w(23, -22)),
+    ("czech_benoni", w(12, -52)),
+    ("benko", w(-8, 27)),
+    ("nimzo_doubled_c_pawns", w(-7, 34)),
+    ("open_sicilian", w(-1, 25)),
+    ("scheveningen", w(13, -13)),
+    ("najdorf", w(3, -49)),
+    ("sicilian_d5_hole", w(-21, -45)),
+    ("sicilian_kan_taimanov", w(-6, 20)),
+    ("maroczy_bind", w(29, 11)),
+    ("hedgehog", w(18, 20)),
+    ("closed_ruy_centre", w(-2, 41)),
+    ("e5_strongpoint", w(3, -10)),
+    ("open_d_file_e4_e5", w(0, 0)),
+    ("exchange_ruy", w(-70, 4)),
+    ("open_centre", w(0, 0)),
+    ("french_chain", w(20, 4)),
+    ("french_advance", w(-4, -35)),
+    ("french_f4_chain", w(12, -13)),
+    ("french_winawer", w(-9, 48)),
+    ("small_centre_d4_e6", w(-10, -4)),
+    ("caro_kann_classical", w(22, -7)),
+    ("french_exchange", w(0, 0)),
+    ("stonewall", w(-15, 10)),
+];
 
 #[rustfmt::skip]
 pub const MG_PST: [[i32; 64]; 6] = [

@@ -90,7 +90,7 @@ impl Searcher<'_> {
         // Set while a singular-extension search asks how the other moves do.
         let excluded = self.stack[ply].excluded;
         let tt = self.shared.tt.probe(key);
-        let tt_move = tt.map_or(NO_MOVE, |e| e.mv);
+        let mut tt_move = tt.map_or(NO_MOVE, |e| e.mv);
         if let Some(e) = tt {
             if !pv_node && excluded.is_none() && e.depth >= depth {
                 let s = from_tt(e.score, ply);
@@ -99,6 +99,24 @@ impl Searcher<'_> {
                     Bound::Lower if s >= beta => return s,
                     Bound::Upper if s <= alpha => return s,
                     _ => {}
+                }
+            }
+        }
+        // What an earlier game's search found here: its move first when the
+        // table has none, its score when it looked as deep (an exact score:
+        // it was the result of a whole search of this position).
+        if let Some(x) = self
+            .shared
+            .experience
+            .as_ref()
+            .filter(|_| ply <= EXPERIENCE_MAX_PLY)
+        {
+            if let Some(k) = x.probe(key) {
+                if tt_move == NO_MOVE {
+                    tt_move = k.mv;
+                }
+                if !pv_node && excluded.is_none() && k.depth >= depth {
+                    return from_tt(k.score, ply);
                 }
             }
         }

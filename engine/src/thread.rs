@@ -51,6 +51,10 @@ pub(crate) struct Shared {
     pub advice: Option<Arc<dyn crate::advice::RootAdvice>>,
     /// Moves known inside the tree (read at plies up to `TREE_ADVICE_MAX_PLY`).
     pub tree: Option<Arc<dyn crate::advice::TreeAdvice>>,
+    /// Whether the evaluation adds MACH's pawn chunks (`PawnChunks`).
+    pub pawn_chunks: bool,
+    /// What earlier searches found (read at plies up to `EXPERIENCE_MAX_PLY`).
+    pub experience: Option<Arc<dyn crate::advice::Experience>>,
 }
 
 impl Shared {
@@ -155,6 +159,8 @@ pub(crate) struct Searcher<'a> {
     pub root_bonus: Vec<(Move, i32)>,
     /// This iteration's plans (evaluation terms from advice).
     pub plans: Option<Arc<crate::advice::Plans>>,
+    /// The pawn chunks' weights by pawns, when the search adds them.
+    pub pawn_chunks: Option<crate::pawn_chunks::PawnChunkCache>,
     single_thread: bool,
 }
 
@@ -206,6 +212,9 @@ impl<'a> Searcher<'a> {
             move_bufs: (0..MAX_PLY + 8).map(|_| Vec::with_capacity(256)).collect(),
             root_bonus: Vec::new(),
             plans: None,
+            pawn_chunks: shared
+                .pawn_chunks
+                .then(crate::pawn_chunks::PawnChunkCache::default),
         }
     }
 
@@ -213,7 +222,10 @@ impl<'a> Searcher<'a> {
     /// and, at limited strength, its noise.
     #[inline]
     pub fn eval(&self, pos: &Chess) -> i32 {
-        let mut e = crate::eval::evaluate(pos);
+        let mut e = match &self.pawn_chunks {
+            Some(cache) => crate::eval::evaluate_plus(pos, cache.white_weight(pos.board())),
+            None => crate::eval::evaluate(pos),
+        };
         if let Some(p) = &self.plans {
             e += crate::plan_eval::score(pos, p);
         }

@@ -51,6 +51,10 @@ enum Cmd {
     Tree(cmd::tree::Args),
     /// MACH's chunks: check a chunk library, list it, measure it on games.
     Chunks(cmd::chunks::Args),
+    /// Mach's experience file: its statistics, merging files, its records as text.
+    Experience(cmd::experience::Args),
+    /// Analyse the opening tree's most-played positions into an experience file (resumable).
+    Learn(cmd::learn::Args),
     /// Fit every evaluation weight to game results (Texel tuning); writes psqt.rs.
     Tune(mach_tune::Args),
 }
@@ -78,6 +82,8 @@ fn main() {
         Some(Cmd::Chunks(args)) => cmd::chunks::run(&args),
         Some(Cmd::Book(args)) => cmd::book::run(&args),
         Some(Cmd::Tree(args)) => cmd::tree::run(&args),
+        Some(Cmd::Experience(args)) => cmd::experience::run(&args),
+        Some(Cmd::Learn(args)) => cmd::learn::run(&args),
         Some(Cmd::Advise(args)) => cmd::advise::run(&args),
         Some(Cmd::Explore(args)) => cmd::explore::run(&args),
         Some(Cmd::Match(args)) => mach_runner::run(&args),

@@ -18,6 +18,7 @@ use shakmaty::{Chess, Position};
 
 use crate::uci::advisor_client::AdvisorClient;
 use crate::uci::book::{BookPlay, Books};
+use crate::uci::experience_store::{self, ExperienceStore};
 use crate::uci::msg::Msg;
 use crate::uci::search_thread::{self, Job};
 
@@ -61,6 +62,10 @@ pub struct Controller {
     /// `UCI_LimitStrength` and `UCI_Elo`.
     limit_strength: bool,
     uci_elo: u32,
+    /// `PawnChunks`: MACH's pawn chunks in the evaluation.
+    pawn_chunks: bool,
+    /// The `Experience*` options and the store they opened.
+    experience: ExperienceOptions,
     /// The grandmaster memory: advisor options, thread and requests.
     advisor: AdvisorClient,
     own_book: bool,
@@ -90,6 +95,8 @@ impl Controller {
             chess960: false,
             limit_strength: false,
             uci_elo: mach_engine::strength::MIN_ELO,
+            pawn_chunks: false,
+            experience: ExperienceOptions::default(),
             advisor: AdvisorClient::new(),
             own_book: true,
             polyglot: None,
@@ -132,6 +139,7 @@ impl Controller {
                     // with `isready`; mid-search, answer at once.
                     if self.running.is_none() && self.held.is_none() && self.pending.is_empty() {
                         self.advisor.ensure_open();
+                        self.experience.store();
                     }
                     send("readyok")
                 }
@@ -158,6 +166,8 @@ impl Controller {
         }
         self.join();
         self.answer_held(true);
+        // The end of input ends the game: what it taught is written.
+        self.experience.end_game(Some(&self.root));
     }
 
     /// Sends the held `bestmove` once the GUI released it (or, with
@@ -227,6 +237,7 @@ impl Controller {
                     r.control.stop();
                     return Err(Msg::Command(Command::UciNewGame));
                 }
+                self.experience.end_game(Some(&self.root));
                 self.engine().clear();
             }
             Msg::Command(Command::SetOption { name, value }) => {
@@ -322,6 +333,11 @@ impl Controller {
             Change::BookMinGames(n) => self.book.rules.min_games = n,
             Change::BookMinScore(p) => self.book.rules.min_score = p as f32 / 100.0,
             Change::BookBackedUp(on) => self.book.rules.backed_up = on,
+            Change::PawnChunks(on) => self.pawn_chunks = on,
+            Change::Experience(on) => self.experience.set(|o| o.on = on, &self.root),
+            Change::ExperienceFile(path) => self.experience.set(|o| o.file = path, &self.root),
+            Change::ExperienceReadOnly(on) => self.experience.set(|o| o.read_only = on, &self.root),
+            Change::ExperienceMinDepth(d) => self.experience.set(|o| o.min_depth = d, &self.root),
             Change::BookMargin(cp) => self.book.margin = cp,
             Change::BookVerifyNodes(n) => self.book.verify_nodes = n,
         }
@@ -352,6 +368,12 @@ impl Controller {
                     break;
                 }
             }
+        }
+        // A position that does not continue the game searched last starts
+        // another: the last one is over.
+        if !self.experience.continues_game(&keys, board::hash(&pos)) {
+            let old = std::mem::replace(&mut self.root, pos.clone());
+            self.experience.end_game(Some(&old));
         }
         self.root = pos;
         self.keys = keys;
@@ -451,8 +473,18 @@ impl Controller {
                 seed: self.random(),
                 ..s
             }),
+            pawn_chunks: self.pawn_chunks,
             ..SearchOptions::default()
         };
+        // A limited strength plays as measured: without experience.
+        let experience = self
+            .experience
+            .store()
+            .filter(|_| options.strength.is_none());
+        if let Some(x) = &experience {
+            x.say_known(&self.root, chess960);
+            options.experience = Some(x.clone() as Arc<dyn mach_engine::advice::Experience>);
+        }
 
         // Advice: asked for now (see `AdvisorClient::request_for` for whether
         // the search waits for it).
@@ -492,6 +524,7 @@ impl Controller {
             books,
             prefetch,
             done: self.tx.clone(),
+            experience,
         };
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -514,5 +547,65 @@ impl Controller {
                 self.answer_held(false);
             }
         }
+    }
+}
+
+/// The `Experience*` options, and the store opened from them when first
+/// needed (reopened after any of them changes).
+struct ExperienceOptions {
+    on: bool,
+    file: std::path::PathBuf,
+    read_only: bool,
+    min_depth: i32,
+    store: Option<Arc<ExperienceStore>>,
+    /// Opening was tried (a foreign file is said once, not at every `go`).
+    tried: bool,
+}
+
+impl Default for ExperienceOptions {
+    fn default() -> Self {
+        ExperienceOptions {
+            on: false,
+            file: experience_store::default_file(),
+            read_only: false,
+            min_depth: 4,
+            store: None,
+            tried: false,
+        }
+    }
+}
+
+impl ExperienceOptions {
+    /// The store, opened at the first call while `Experience` is on.
+    fn store(&mut self) -> Option<Arc<ExperienceStore>> {
+        if !self.on {
+            return None;
+        }
+        if !self.tried {
+            self.tried = true;
+            self.store =
+                ExperienceStore::open(&self.file, self.read_only, self.min_depth).map(Arc::new);
+        }
+        self.store.clone()
+    }
+
+    /// Changes an option: the game so far is written and the store reopened.
+    fn set(&mut self, change: impl FnOnce(&mut ExperienceOptions), root: &Chess) {
+        self.end_game(Some(root));
+        change(self);
+        self.store = None;
+        self.tried = false;
+    }
+
+    fn end_game(&self, last: Option<&Chess>) {
+        if let Some(x) = &self.store {
+            x.end_game(last);
+        }
+    }
+
+    fn continues_game(&self, history: &[u64], root_key: u64) -> bool {
+        self.store
+            .as_ref()
+            .is_none_or(|x| x.continues_game(history, root_key))
     }
 }

@@ -6,7 +6,8 @@
 //! controller receives); `advisor_client` keeps the grandmaster memory's
 //! thread and requests, `advice_policy` turns its answer into what the
 //! search gets, `advice_delivery` hands that to a running search, and
-//! `book` is the one door through which a book move is played; `options`
+//! `book` is the one door through which a book move is played;
+//! `experience_store` keeps what Mach's own searches found; `options`
 //! declares and checks the UCI options; `output` writes every line the GUI
 //! reads.
 
@@ -15,6 +16,7 @@ pub mod advice_policy;
 pub mod advisor_client;
 pub mod book;
 pub mod controller;
+pub mod experience_store;
 pub mod msg;
 pub mod options;
 pub mod output;

@@ -17,8 +17,8 @@ pub enum Kind {
         default: bool,
     },
     Button,
-    /// A path; its default is worked out at run time.
-    Path,
+    /// A path; its default is worked out at run time by the function.
+    Path(fn() -> std::path::PathBuf),
     /// Free text, empty by default (`<empty>`).
     Text,
     /// One of a few words.
@@ -104,7 +104,7 @@ pub const OPTIONS: &[OptionDef] = &[
     },
     OptionDef {
         name: "AdvisorIndex",
-        kind: Kind::Path,
+        kind: Kind::Path(default_index),
     },
     OptionDef {
         name: "AdviceWeight",
@@ -190,6 +190,36 @@ pub const OPTIONS: &[OptionDef] = &[
             max: 100,
         },
     },
+    // MACH's chunks made of pawns as evaluation terms, weights fitted by
+    // `mach tune --fit chunks` (engine/src/pawn_chunks.rs). Off until it
+    // passes an SPRT.
+    OptionDef {
+        name: "PawnChunks",
+        kind: Kind::Check { default: false },
+    },
+    // Experience (uci/experience, uci/src/uci/experience_store.rs): what
+    // Mach's own searches found, kept across games and processes. Off until
+    // its matches pass.
+    OptionDef {
+        name: "Experience",
+        kind: Kind::Check { default: false },
+    },
+    OptionDef {
+        name: "ExperienceFile",
+        kind: Kind::Path(crate::uci::experience_store::default_file),
+    },
+    OptionDef {
+        name: "ExperienceReadOnly",
+        kind: Kind::Check { default: false },
+    },
+    OptionDef {
+        name: "ExperienceMinDepth",
+        kind: Kind::Spin {
+            default: 4,
+            min: 1,
+            max: 100,
+        },
+    },
     // Book moves judged by values backed up through the opening tree
     // (advisor/src/opening_tree/build.rs). Off until it passes an SPRT.
     OptionDef {
@@ -240,10 +270,10 @@ pub fn declarations() -> Vec<String> {
                 o.name,
                 vars.iter().map(|v| format!(" var {v}")).collect::<String>()
             ),
-            Kind::Path => format!(
+            Kind::Path(default) => format!(
                 "option name {} type string default {}",
                 o.name,
-                default_index().display()
+                default().display()
             ),
         })
         .collect()
@@ -278,6 +308,11 @@ pub enum Change {
     /// Percent.
     BookMinScore(u32),
     BookBackedUp(bool),
+    PawnChunks(bool),
+    Experience(bool),
+    ExperienceFile(std::path::PathBuf),
+    ExperienceReadOnly(bool),
+    ExperienceMinDepth(i32),
     BookMargin(i32),
     BookVerifyNodes(u64),
 }
@@ -340,10 +375,19 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
             Change::UciElo(number(value, *min, *max, &mut note)? as u32)
         }
         (Kind::Check { .. }, "Advisor") => Change::Advisor(flag(value)?),
-        (Kind::Path, "AdvisorIndex") => Change::AdvisorIndex(match value {
-            None | Some("") | Some("<empty>") => default_index(),
+        (Kind::Path(default), "AdvisorIndex") => Change::AdvisorIndex(match value {
+            None | Some("") | Some("<empty>") => default(),
             Some(v) => std::path::PathBuf::from(v),
         }),
+        (Kind::Check { .. }, "Experience") => Change::Experience(flag(value)?),
+        (Kind::Path(default), "ExperienceFile") => Change::ExperienceFile(match value {
+            None | Some("") | Some("<empty>") => default(),
+            Some(v) => std::path::PathBuf::from(v),
+        }),
+        (Kind::Check { .. }, "ExperienceReadOnly") => Change::ExperienceReadOnly(flag(value)?),
+        (Kind::Spin { min, max, .. }, "ExperienceMinDepth") => {
+            Change::ExperienceMinDepth(number(value, *min, *max, &mut note)? as i32)
+        }
         (Kind::Spin { min, max, .. }, "AdviceWeight") => {
             Change::AdviceWeight(number(value, *min, *max, &mut note)? as i32)
         }
@@ -375,6 +419,7 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
             Change::BookMinScore(number(value, *min, *max, &mut note)? as u32)
         }
         (Kind::Check { .. }, "BookBackedUp") => Change::BookBackedUp(flag(value)?),
+        (Kind::Check { .. }, "PawnChunks") => Change::PawnChunks(flag(value)?),
         (Kind::Spin { min, max, .. }, "BookMargin") => {
             Change::BookMargin(number(value, *min, *max, &mut note)? as i32)
         }
@@ -397,7 +442,7 @@ mod tests {
                 Kind::Spin { default, .. } => Some(default.to_string()),
                 Kind::Check { default } => Some(default.to_string()),
                 Kind::Button => None,
-                Kind::Path => Some("/some where/index".to_string()),
+                Kind::Path(_) => Some("/some where/index".to_string()),
                 Kind::Text => Some("<empty>".to_string()),
                 Kind::Combo { default, vars } => {
                     // Every declared value must work, not only the default.

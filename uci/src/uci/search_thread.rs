@@ -18,6 +18,7 @@ use crate::uci::advice_delivery::receive;
 use crate::uci::advice_policy::Weights;
 use crate::uci::advisor_client::{wait_advice, wait_book, Wait};
 use crate::uci::book::{self, Books, Offered, Verify};
+use crate::uci::experience_store::ExperienceStore;
 use crate::uci::msg::Msg;
 use crate::uci::output::{info_string, send, UciReporter};
 
@@ -40,6 +41,8 @@ pub struct Job {
     pub prefetch: Option<(Sender<Request>, QueryOptions)>,
     /// The controller, told when the thread is done.
     pub done: Sender<Msg>,
+    /// Where the search's result is kept (`Experience`), after `bestmove`.
+    pub experience: Option<Arc<ExperienceStore>>,
 }
 
 /// Runs the job to its `bestmove` and gives the engine back.
@@ -100,11 +103,17 @@ pub fn run(mut job: Job) -> Engine {
         }
         _ => None,
     };
-    let (best, ponder) = match book_move {
-        Some(mv) => (Some(mv), None),
+    let (best, ponder, found) = match book_move {
+        Some(mv) => (Some(mv), None, None),
         None => search(&mut job, &reporter),
     };
     bestmove(best, ponder, chess960);
+    if let (Some(x), Some((score, depth))) = (&job.experience, found) {
+        // Restricted roots (`searchmoves`) found the best of some moves only.
+        if job.limits.searchmoves.is_empty() {
+            x.searched(&job.root, best, score, depth);
+        }
+    }
     if let (Some(b), Some(p), Some((tx, query))) = (best, ponder, &job.prefetch) {
         // While the opponent thinks, prepare advice for the reply we expect.
         let mut pos = job.root.clone();
@@ -123,8 +132,11 @@ pub fn run(mut job: Job) -> Engine {
     job.engine
 }
 
-/// The search proper; a panic still gives a legal move.
-fn search(job: &mut Job, reporter: &UciReporter) -> (Option<Move>, Option<Move>) {
+/// The search proper, with its score and depth; a panic still gives a legal move.
+fn search(
+    job: &mut Job,
+    reporter: &UciReporter,
+) -> (Option<Move>, Option<Move>, Option<(i32, i32)>) {
     let c = job.control.clone();
     let result = catch_unwind(AssertUnwindSafe(|| {
         job.engine.search(
@@ -156,14 +168,14 @@ fn search(job: &mut Job, reporter: &UciReporter) -> (Option<Move>, Option<Move>)
             } else if best.is_none() {
                 info_string("no legal moves");
             }
-            (best, ponder)
+            (best, ponder, Some((result.score, result.depth)))
         }
         Err(_) => {
             // A bug must not leave the GUI without an answer.
             info_string("internal error in the search; playing a legal move");
             c.wait_for_release(job.limits.infinite);
             job.engine = Engine::new(job.hash_mb, job.threads);
-            (job.root.legal_moves().first().copied(), None)
+            (job.root.legal_moves().first().copied(), None, None)
         }
     }
 }

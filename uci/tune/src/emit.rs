@@ -9,9 +9,11 @@ use mach_engine::psqt::{
     PHASE_MAX, SAFE_CHECKS_N,
 };
 
+use mach_engine::pawn_chunks::FEATURES;
+
 use super::features::{
-    CHECKS_AT, KING_ATTACK_AT, KING_PAWNS_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N, PAIR_AT,
-    PATH_AT, PST_AT, PUSH_AT, TARGETS_AT, TEMPO_AT, WEAK_AT,
+    CHECKS_AT, CHUNKS_AT, KING_ATTACK_AT, KING_PAWNS_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N,
+    PAIR_AT, PATH_AT, PST_AT, PUSH_AT, TARGETS_AT, TEMPO_AT, WEAK_AT,
 };
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -124,7 +126,12 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// Two bishops against fewer.\n\
          pub const BISHOP_PAIR: Weight = {};\n\
          /// Side to move bonus.\n\
-         pub const TEMPO: i32 = {};\n",
+         pub const TEMPO: i32 = {};\n\
+         /// MACH's pawn chunks (pawn_chunks.rs): each feature's weights by name,\n\
+         /// counted for the side that has the pattern; a feature not listed weighs\n\
+         /// nothing. Used only with the `PawnChunks` option.\n\
+         #[rustfmt::skip]\n\
+         pub const PAWN_CHUNKS: &[(&str, Weight)] = &[\n{}];\n",
         list(&PHASE_INC),
         MOBILITY_MAX.map(|m| m.to_string()).join(", "),
         table(MOBILITY_AT, 4, MOBILITY_N),
@@ -140,6 +147,11 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         table(KING_PAWNS_AT, 8, 48),
         pair(PAIR_AT),
         w[TEMPO_AT],
+        FEATURES
+            .iter()
+            .enumerate()
+            .map(|(f, name)| format!("    ({name:?}, {}),\n", pair(CHUNKS_AT + f)))
+            .collect::<String>(),
         ka_max = KING_ATTACKERS_N - 1,
         kh_max = KING_HITS_N - 1,
         sc_max = SAFE_CHECKS_N - 1,
@@ -206,6 +218,7 @@ mod tests {
             "TEMPO",
             "PAWN_PATH",
             "KING_PAWNS",
+            "PAWN_CHUNKS",
             "MG_PST",
             "EG_PST",
         ] {

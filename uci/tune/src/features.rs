@@ -6,6 +6,7 @@ use mach_engine::eval::{
     all_reach, for_each_king_pawn, for_each_pawn_path, for_each_pawn_push, for_each_target,
     king_zone, pawn_attacks, phase, piece_reach, safe_checks, union, weak_zone_squares,
 };
+use mach_engine::pawn_chunks;
 use mach_engine::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N,
     KING_PAWNS, KING_WEAK, KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PATH, PAWN_PUSH,
@@ -33,8 +34,10 @@ pub const TARGETS_AT: usize = WEAK_AT + KING_WEAK_N;
 pub const PUSH_AT: usize = TARGETS_AT + 6 * 10;
 pub const PATH_AT: usize = PUSH_AT + 6 * 4;
 pub const KING_PAWNS_AT: usize = PATH_AT + 6 * 7;
+/// MACH's pawn chunks, one term per feature (`pawn_chunks::FEATURES`).
+pub const CHUNKS_AT: usize = KING_PAWNS_AT + 8 * 48;
 /// Number of tapered terms; each has a middlegame and an endgame weight.
-pub const N_TERMS: usize = KING_PAWNS_AT + 8 * 48;
+pub const N_TERMS: usize = CHUNKS_AT + pawn_chunks::N_FEATURES;
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1, then tempo.
 pub const TEMPO_AT: usize = 2 * N_TERMS;
 pub const N_PARAMS: usize = TEMPO_AT + 1;
@@ -122,6 +125,7 @@ pub fn extract(pos: &Chess) -> Features {
             coef[KING_PAWNS_AT + (2 * bucket + theirs) * 48 + sq] += sign
         });
     }
+    pawn_chunks::for_each_feature(board, |f, sign| coef[CHUNKS_AT + f] += sign);
     let terms = coef
         .iter()
         .enumerate()
@@ -154,14 +158,15 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             "targets" => TARGETS_AT..PUSH_AT,
             "pawn-push" => PUSH_AT..PATH_AT,
             "pawn-path" => PATH_AT..KING_PAWNS_AT,
-            "king-pawns" => KING_PAWNS_AT..N_TERMS,
+            "king-pawns" => KING_PAWNS_AT..CHUNKS_AT,
+            "chunks" => CHUNKS_AT..N_TERMS,
             "tempo" => {
                 mask[TEMPO_AT] = true;
                 continue;
             }
             other => {
                 return Err(format!(
-                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, king-pawns, tempo)"
+                    "--fit: unknown group {other:?} (material, pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, king-pawns, chunks, tempo)"
                 ))
             }
         };
@@ -224,14 +229,15 @@ pub fn compiled_weights() -> Vec<i32> {
     put_table(&mut w, PUSH_AT, &PAWN_PUSH);
     put_table(&mut w, PATH_AT, &PAWN_PATH);
     put_table(&mut w, KING_PAWNS_AT, &KING_PAWNS);
+    put_table(&mut w, CHUNKS_AT, &[pawn_chunks::weights()]);
     w[TEMPO_AT] = TEMPO;
     w
 }
 
 /// Writes a table of tapered weights into the parameters from term `at`,
 /// row after row.
-fn put_table<const N: usize>(w: &mut [i32], at: usize, table: &[[Weight; N]]) {
-    for (t, v) in table.iter().flatten().enumerate() {
+fn put_table<R: AsRef<[Weight]>>(w: &mut [i32], at: usize, table: &[R]) {
+    for (t, v) in table.iter().flat_map(|r| r.as_ref()).enumerate() {
         w[2 * (at + t)] = v.mg;
         w[2 * (at + t) + 1] = v.eg;
     }
@@ -266,7 +272,7 @@ pub fn evaluate_int(f: &Features, w: &[i32]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mach_engine::eval::evaluate;
+    use mach_engine::eval::evaluate_plus;
     use shakmaty::{Move, Position};
 
     /// Positions of a pseudo-random game walk from `fen`, up to `plies` deep.
@@ -300,7 +306,7 @@ mod tests {
             for pos in walk(seed, 160) {
                 assert_eq!(
                     evaluate_int(&extract(&pos), &w),
-                    evaluate(&pos),
+                    evaluate_plus(&pos, pawn_chunks::white_weight(pos.board())),
                     "{}",
                     shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
                 );

@@ -1,9 +1,10 @@
-//! `mach chunks check|list|stats|mine`: read a chunk library
+//! `mach chunks check|list|stats|mine|pawns`: read a chunk library
 //! (docs/chunk-language.md), measure it as MACH's Figure 4 does (chunks per
 //! position, pieces per chunk, the memory test), or mine one from games.
 
 mod figures;
 mod mine;
+pub mod pawns;
 
 use std::path::PathBuf;
 
@@ -55,6 +56,14 @@ enum What {
     /// king side, queen side, centre and the opponent's king side, each
     /// written as a chunk wrt white; then the stats of that library.
     Mine(mine::Args),
+    /// Compile the built-in library's chunks made only of pawns into the
+    /// engine's bitboard tests (the source of engine/src/pawn_chunk_patterns.rs).
+    Pawns {
+        /// Write the source here (default: print it). An existing file is
+        /// replaced only if it is one this command wrote.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 fn library(path: &Option<PathBuf>) -> Result<Library, String> {
@@ -86,6 +95,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             },
         ),
         What::Mine(a) => mine::run(a),
+        What::Pawns { out } => pawns::run(out.as_deref()),
     }
 }
 

@@ -1,0 +1,274 @@
+//! The experience file through the real binary: what one process's searches
+//! found is there for the next, two processes writing one file at once lose
+//! nothing, a damaged or foreign file is said in an `info string` and play
+//! goes on, and `mach experience` reads, joins and lists files.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{mach, temp, text, Engine, LONG};
+
+/// An engine with experience on `file` (and nothing else that could answer
+/// instead of a search: no book, no advisor).
+fn engine_on(file: &Path, read_only: bool) -> Engine {
+    let mut e = Engine::start();
+    e.handshake();
+    for (name, value) in [
+        ("Advisor", "false"),
+        ("OwnBook", "false"),
+        ("Experience", "true"),
+        ("ExperienceFile", file.to_str().unwrap()),
+        (
+            "ExperienceReadOnly",
+            if read_only { "true" } else { "false" },
+        ),
+    ] {
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    e
+}
+
+/// Plays one "game": the moves, one search at `depth`, then a new game.
+fn one_game(e: &mut Engine, moves: &str, depth: u32) -> Vec<String> {
+    e.send(&format!("position startpos moves {moves}"));
+    e.send(&format!("go depth {depth}"));
+    let (_, before) = e.bestmove(LONG);
+    e.send("ucinewgame");
+    before
+}
+
+fn stats(file: &Path) -> String {
+    let out = Command::new(mach())
+        .args(["experience", "stats", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    text(&out)
+}
+
+/// The number after `word` in `stats` output, e.g. `positions  12`.
+fn figure(stats: &str, line: &str) -> u64 {
+    stats
+        .lines()
+        .find(|l| l.starts_with(line))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line} in {stats}"))
+}
+
+#[test]
+fn what_one_process_searched_is_known_to_the_next_and_read_only_writes_nothing() {
+    let dir = temp("exp-next");
+    let file = dir.path().join("mach.exp");
+    let mut first = engine_on(&file, false);
+    one_game(&mut first, "e2e4 e7e5 g1f3", 8);
+    first.send("quit");
+    assert!(first.wait_exit(LONG));
+    let s = stats(&file);
+    // One search and its backed-up score, of one position.
+    assert_eq!(figure(&s, "positions"), 1, "{s}");
+    let size = std::fs::metadata(&file).unwrap().len();
+
+    let mut second = engine_on(&file, true);
+    second.send("isready");
+    let (said, _) = second.expect("experience opened", LONG, |l| {
+        l.starts_with("info string experience:")
+    });
+    assert!(
+        said.contains("1 positions") && said.contains("read-only"),
+        "{said}"
+    );
+    let before = one_game(&mut second, "e2e4 e7e5 g1f3", 3);
+    let known = before
+        .iter()
+        .find(|l| l.starts_with("info string experience: ") && l.contains("depth 8"))
+        .unwrap_or_else(|| panic!("the earlier search is said: {before:#?}"));
+    assert!(known.contains("score"), "{known}");
+    second.send("quit");
+    assert!(second.wait_exit(LONG));
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().len(),
+        size,
+        "read-only wrote"
+    );
+}
+
+#[test]
+fn two_engines_writing_one_file_at_once_lose_nothing() {
+    let dir = temp("exp-two");
+    let file = dir.path().join("shared.exp");
+    let openings: [&[&str]; 2] = [
+        &[
+            "e2e4", "d2d4", "c2c4", "g1f3", "b1c3", "f2f4", "g2g3", "b2b3",
+        ],
+        &[
+            "a2a3", "h2h3", "a2a4", "h2h4", "b2b4", "g2g4", "d2d3", "e2e3",
+        ],
+    ];
+    let threads: Vec<_> = openings
+        .into_iter()
+        .map(|moves| {
+            let file = file.clone();
+            std::thread::spawn(move || {
+                let mut e = engine_on(&file, false);
+                for m in moves {
+                    one_game(&mut e, m, 5);
+                }
+                e.send("quit");
+                assert!(e.wait_exit(LONG));
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let s = stats(&file);
+    // 16 games of one search each: 16 positions, each with its search
+    // record and its backed-up record, none torn.
+    assert_eq!(figure(&s, "positions"), 16, "{s}");
+    assert!(s.contains("32 records, 0 damaged bytes"), "{s}");
+}
+
+#[test]
+fn a_foreign_file_is_said_and_left_alone_and_a_torn_one_keeps_its_records() {
+    let dir = temp("exp-bad");
+    let foreign = dir.path().join("notes.txt");
+    std::fs::write(&foreign, "my own notes\n").unwrap();
+    let mut e = engine_on(&foreign, false);
+    e.send("isready");
+    let (said, _) = e.expect("the foreign file is said", LONG, |l| {
+        l.starts_with("info string experience:")
+    });
+    assert!(said.contains("not a Mach experience file"), "{said}");
+    one_game(&mut e, "e2e4", 4);
+    e.send("quit");
+    assert!(e.wait_exit(LONG));
+    assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "my own notes\n");
+
+    // A file whose writer was killed mid-record: the records before and
+    // after the torn one are all read, and the next game is added.
+    let file = dir.path().join("torn.exp");
+    let mut e = engine_on(&file, false);
+    one_game(&mut e, "d2d4", 5);
+    e.send("quit");
+    assert!(e.wait_exit(LONG));
+    let mut bytes = std::fs::read(&file).unwrap();
+    let whole = bytes.len();
+    let torn = bytes[16..16 + 11].to_vec();
+    bytes.extend_from_slice(&torn);
+    std::fs::write(&file, &bytes).unwrap();
+    let mut e = engine_on(&file, false);
+    e.send("isready");
+    let (said, _) = e.expect("the file is read", LONG, |l| {
+        l.starts_with("info string experience:")
+    });
+    assert!(said.contains("11 damaged bytes skipped"), "{said}");
+    one_game(&mut e, "c2c4", 5);
+    e.send("quit");
+    assert!(e.wait_exit(LONG));
+    let s = stats(&file);
+    assert_eq!(figure(&s, "positions"), 2, "{s}");
+    assert!(std::fs::metadata(&file).unwrap().len() > whole as u64 + 11);
+}
+
+#[test]
+fn experience_merge_joins_files_and_export_lists_the_deepest_first() {
+    let dir = temp("exp-merge");
+    let (a, b) = (dir.path().join("a.exp"), dir.path().join("b.exp"));
+    for (file, moves, depth) in [(&a, "e2e4", 6), (&b, "d2d4", 7)] {
+        let mut e = engine_on(file, false);
+        one_game(&mut e, moves, depth);
+        e.send("quit");
+        assert!(e.wait_exit(LONG));
+    }
+    let out = dir.path().join("both.exp");
+    let run = |args: &[&str]| {
+        let o = Command::new(mach()).args(args).output().unwrap();
+        (o.status.success(), text(&o))
+    };
+    let (ok, said) = run(&[
+        "experience",
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        ok && said.contains("2 positions from 4 records of 2 files"),
+        "{said}"
+    );
+    let (ok, listed) = run(&["experience", "export", out.to_str().unwrap()]);
+    assert!(ok, "{listed}");
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 3, "{listed}");
+    assert!(
+        lines[1].contains("\t7\t") && lines[2].contains("\t6\t"),
+        "{listed}"
+    );
+    // A file Mach did not write is never replaced.
+    let mine = dir.path().join("mine.txt");
+    std::fs::write(&mine, "keep me").unwrap();
+    let (ok, said) = run(&[
+        "experience",
+        "merge",
+        a.to_str().unwrap(),
+        "--out",
+        mine.to_str().unwrap(),
+    ]);
+    assert!(!ok && said.contains("not a Mach experience file"), "{said}");
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "keep me");
+    let (ok, said) = run(&["experience", "stats", "/nonexistent/x.exp"]);
+    assert!(!ok && said.contains("no such file"), "{said}");
+}
+
+#[test]
+fn learn_analyses_the_most_played_tree_positions_and_resumes_where_it_stopped() {
+    let dir = temp("exp-learn");
+    let file = dir.path().join("learned.exp");
+    let run = |n: &str| {
+        let o = Command::new(mach())
+            .args([
+                "learn",
+                "--positions",
+                n,
+                "--depth",
+                "5",
+                "--out",
+                file.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        text(&o)
+    };
+    let first = run("4");
+    assert!(
+        first.contains("4 to go") && first.contains("4 positions analysed"),
+        "{first}"
+    );
+    let s = stats(&file);
+    assert_eq!(figure(&s, "positions"), 4, "{s}");
+    assert_eq!(figure(&s, "learned"), 4, "{s}");
+    // Again with two more: the four are known, only two are analysed.
+    let second = run("6");
+    assert!(
+        second.contains("4 already analysed") && second.contains("2 to go"),
+        "{second}"
+    );
+    assert_eq!(figure(&stats(&file), "positions"), 6);
+    // What was learned is what an engine with that file knows: the start
+    // position is the most played of all.
+    let mut e = engine_on(&file, true);
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (_, before) = e.bestmove(LONG);
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string experience: ") && l.contains("depth 5")),
+        "{before:#?}"
+    );
+}
