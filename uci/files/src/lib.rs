@@ -147,3 +147,17 @@ pub fn default_index_dir() -> PathBuf {
     };
     data.join(builtin::DEFAULT_DATABASE_NAME)
 }
+
+/// The civil date (year, month, day) of a day counted from 1970-01-01
+/// (Howard Hinnant's days-to-civil algorithm): PGN dates, experience records.
+pub fn civil_date(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}

@@ -150,16 +150,7 @@ fn move_text(r: &Record) -> String {
 fn date(minute: u32) -> String {
     let days = (minute / 1440) as i64;
     let (h, m) = ((minute % 1440) / 60, minute % 60);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(mo <= 2);
+    let (y, mo, d) = mach_files::civil_date(days);
     format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02}")
 }
 
