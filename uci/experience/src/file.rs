@@ -107,6 +107,33 @@ pub fn read(path: &Path) -> Result<Scan, Error> {
     scan_bytes(&bytes).ok_or_else(|| Error::Foreign(path.to_path_buf()))
 }
 
+/// The records appended to `path` since a reader's last look at `from`
+/// bytes (the size its last [`Scan`] gave): what other processes wrote
+/// meanwhile. A file now shorter than `from` was compacted (or replaced)
+/// and is read whole; a missing file has nothing new.
+pub fn read_since(path: &Path, from: u64) -> Result<Scan, Error> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Scan::default()),
+        Err(e) => return Err(Error::Io(path.to_path_buf(), e)),
+    };
+    let len = f.metadata().map_err(io(path))?.len();
+    if from < HEADER.len() as u64 || len < from {
+        return read(path);
+    }
+    let mut head = [0u8; 16];
+    if f.read_exact(&mut head).is_err() || &head != HEADER {
+        return Err(Error::Foreign(path.to_path_buf()));
+    }
+    f.seek(SeekFrom::Start(from)).map_err(io(path))?;
+    let mut bytes = HEADER.to_vec();
+    f.read_to_end(&mut bytes).map_err(io(path))?;
+    let mut scan = scan_bytes(&bytes).ok_or_else(|| Error::Foreign(path.to_path_buf()))?;
+    scan.bytes = from + (bytes.len() - HEADER.len()) as u64;
+    Ok(scan)
+}
+
 /// Creates `path` holding only the header, atomically (written beside and
 /// linked into place, so no process ever sees it without its header); an
 /// existing file is left as it is.
@@ -292,6 +319,27 @@ mod tests {
         let scan = read(&path).unwrap();
         assert_eq!(scan.records, vec![rec(1, 5), rec(2, 6), rec(3, 7)]);
         assert_eq!(scan.skipped_bytes, 10);
+    }
+
+    #[test]
+    fn a_reader_gets_what_others_appended_since_its_last_look_and_all_after_a_compaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mach.exp");
+        assert_eq!(read_since(&path, 0).unwrap().records, vec![]);
+        append(&path, &[rec(1, 5), rec(2, 6)]).unwrap();
+        let first = read(&path).unwrap();
+        append(&path, &[rec(3, 7)]).unwrap();
+        append(&path, &[rec(4, 8)]).unwrap();
+        let since = read_since(&path, first.bytes).unwrap();
+        assert_eq!(since.records, vec![rec(3, 7), rec(4, 8)]);
+        assert_eq!(since.bytes, std::fs::metadata(&path).unwrap().len());
+        // Nothing new: nothing read.
+        let again = read_since(&path, since.bytes).unwrap();
+        assert_eq!((again.records.len(), again.bytes), (0, since.bytes));
+        // Compacted to fewer bytes than the reader had seen: read whole.
+        compact(&path, 2).unwrap();
+        let whole = read_since(&path, since.bytes).unwrap();
+        assert_eq!(whole.records, vec![rec(3, 7), rec(4, 8)]);
     }
 
     #[test]

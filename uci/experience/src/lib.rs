@@ -16,6 +16,6 @@ pub mod memory;
 pub mod record;
 
 pub use backup::{back_up, Outcome, Played};
-pub use file::{append, compact, read, write, Compacted, Error, Scan};
+pub use file::{append, compact, read, read_since, write, Compacted, Error, Scan};
 pub use memory::Memory;
 pub use record::{minute_now, Kind, Record, RECORD_BYTES};

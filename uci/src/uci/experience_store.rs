@@ -43,6 +43,9 @@ pub struct ExperienceStore {
     /// The game's last root key, to tell a new game's `position` from the
     /// next move, and the side Mach played.
     last_root: Mutex<Option<(u64, Color)>>,
+    /// How many bytes of the file this process has read: at each game's end
+    /// it reads what other processes appended since.
+    seen: Mutex<u64>,
 }
 
 impl ExperienceStore {
@@ -87,6 +90,7 @@ impl ExperienceStore {
             memory: RwLock::new(memory),
             game: Mutex::new(Vec::new()),
             last_root: Mutex::new(None),
+            seen: Mutex::new(scan.bytes),
         })
     }
 
@@ -163,9 +167,31 @@ impl ExperienceStore {
             .unwrap_or_else(|e| e.into_inner())
             .take()
             .map(|(_, c)| c);
-        if played.is_empty() || self.read_only {
-            return;
+        if !played.is_empty() && !self.read_only {
+            self.write_game(&played, last, mach);
         }
+        self.refresh();
+    }
+
+    /// Reads what other processes (the other engine of a match, a second
+    /// GUI) appended to the file since this one last looked, so that one
+    /// game's experience reaches the next game of every engine sharing it.
+    fn refresh(&self) {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        match mach_experience::read_since(&self.path, *seen) {
+            Ok(scan) => {
+                let mut memory = self.write_memory();
+                for r in &scan.records {
+                    memory.insert(*r);
+                }
+                *seen = scan.bytes;
+            }
+            Err(e) => log::warn!("experience: not re-read: {e}"),
+        }
+    }
+
+    /// Backs the game's scores up and appends them with its searches.
+    fn write_game(&self, played: &[Played], last: Option<&Chess>, mach: Option<Color>) {
         let outcome = match (last, mach) {
             (Some(pos), Some(mach)) => outcome_for(pos, mach),
             _ => None,
@@ -182,7 +208,7 @@ impl ExperienceStore {
                 minute,
             })
             .collect();
-        let backed = back_up(&played, outcome, minute);
+        let backed = back_up(played, outcome, minute);
         {
             let mut memory = self.write_memory();
             for r in &backed {
