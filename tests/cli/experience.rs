@@ -1,12 +1,16 @@
 //! The experience file through the real binary: what one process's searches
 //! found is there for the next, two processes writing one file at once lose
-//! nothing, a damaged or foreign file is said in an `info string` and play
-//! goes on, and `mach experience` reads, joins and lists files.
+//! nothing and each reads the other's games at its next game, a `mach learn`
+//! killed mid-run keeps every record it wrote, a damaged or
+//! foreign file is said in an `info string` and play goes on, `BookAnalysis`
+//! judges book moves by the analysis, and `mach experience` reads, joins and
+//! lists files.
 
 mod common;
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use common::{mach, temp, text, Engine, LONG};
 
@@ -129,6 +133,33 @@ fn two_engines_writing_one_file_at_once_lose_nothing() {
     // record and its backed-up record, none torn.
     assert_eq!(figure(&s, "positions"), 16, "{s}");
     assert!(s.contains("32 records, 0 damaged bytes"), "{s}");
+}
+
+#[test]
+fn one_engines_game_reaches_the_other_engine_sharing_the_file_at_its_next_game() {
+    let dir = temp("exp-reach");
+    let file = dir.path().join("shared.exp");
+    let mut a = engine_on(&file, false);
+    let mut b = engine_on(&file, false);
+    // B has read the file (empty) and played a game of its own.
+    one_game(&mut b, "g2g3", 4);
+    // Then A finds something deep and ends its game.
+    one_game(&mut a, "d2d4 d7d5", 8);
+    a.send("isready");
+    a.expect("readyok", LONG, |l| l == "readyok");
+    // B's next game knows it, without a restart.
+    b.send("ucinewgame");
+    let before = one_game(&mut b, "d2d4 d7d5", 3);
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string experience: ") && l.contains("depth 8")),
+        "A's search reached B: {before:#?}"
+    );
+    for mut e in [a, b] {
+        e.send("quit");
+        assert!(e.wait_exit(LONG));
+    }
 }
 
 #[test]
@@ -270,5 +301,129 @@ fn learn_analyses_the_most_played_tree_positions_and_resumes_where_it_stopped() 
             .iter()
             .any(|l| l.starts_with("info string experience: ") && l.contains("depth 5")),
         "{before:#?}"
+    );
+}
+
+#[test]
+fn learn_killed_mid_run_keeps_every_record_it_wrote_and_goes_on_from_there() {
+    let dir = temp("exp-kill");
+    let file = dir.path().join("learned.exp");
+    let learn = |positions: &str| {
+        let mut c = Command::new(mach());
+        c.args([
+            "learn",
+            "--positions",
+            positions,
+            "--depth",
+            "9",
+            "--out",
+            file.to_str().unwrap(),
+        ]);
+        c
+    };
+    let mut child = learn("500")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Two batches on disk, then SIGKILL: no chance to finish anything.
+    let deadline = Instant::now() + LONG;
+    let enough = (mach_experience::file::HEADER.len() + 20 * mach_experience::RECORD_BYTES) as u64;
+    while std::fs::metadata(&file).map_or(0, |m| m.len()) < enough {
+        assert!(Instant::now() < deadline, "learn wrote nothing");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let before = mach_experience::file::scan_bytes(&std::fs::read(&file).unwrap()).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after = mach_experience::read(&file).unwrap();
+    assert!(after.records.len() >= before.records.len());
+    assert_eq!(after.records[..before.records.len()], before.records[..]);
+    // At worst one batch torn by the kill.
+    assert!(after.skipped_bytes < 10 * 24, "{}", after.skipped_bytes);
+    // A second run knows what the first finished and analyses only the rest.
+    let done = after.records.len();
+    let o = learn(&(done + 2).to_string()).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let said = text(&o);
+    assert!(
+        said.contains(&format!("{done} already analysed")) && said.contains("2 to go"),
+        "{said}"
+    );
+    assert_eq!(figure(&stats(&file), "positions"), done as u64 + 2);
+}
+
+/// An experience file that knows the start position at depth 12 (best
+/// 1.a3, +30 for White) and every other first move's position at depth 11
+/// with `black` for Black.
+fn analysed_start(file: &Path, black: i16) {
+    use mach_engine::{board, moves};
+    use mach_experience::{Kind, Record};
+    use shakmaty::{Chess, Position};
+    let root = Chess::default();
+    let record = |pos: &Chess, mv: u16, score: i16, depth: u8| Record {
+        key: board::hash(pos),
+        mv,
+        score,
+        depth,
+        kind: Kind::Learned,
+        minute: 1,
+    };
+    let a3 = board::parse_uci_move(&root, "a2a3").unwrap();
+    let mut records = vec![record(&root, moves::encode(a3), 30, 12)];
+    for m in root.legal_moves() {
+        if m != a3 {
+            let mut after = root.clone();
+            after.play_unchecked(m);
+            records.push(record(&after, moves::NO_MOVE, black, 11));
+        }
+    }
+    mach_experience::write(file, &records).unwrap();
+}
+
+/// The book line of the start position on the clock, with `BookAnalysis`
+/// on and the experience `file` (read-only).
+fn book_line_with_analysis(file: &Path) -> String {
+    let mut e = Engine::start();
+    e.handshake();
+    for (name, value) in [
+        ("BookAnalysis", "true"),
+        ("Experience", "true"),
+        ("ExperienceReadOnly", "true"),
+        ("ExperienceFile", file.to_str().unwrap()),
+    ] {
+        e.send(&format!("setoption name {name} value {value}"));
+    }
+    e.send("position startpos");
+    e.send("go wtime 60000 btime 60000");
+    let line = e.expect_before_bestmove("the book's verdict", |l| {
+        l.starts_with("info string book ") && l.contains(": ")
+    });
+    e.bestmove(LONG);
+    e.send("quit");
+    assert!(e.wait_exit(LONG));
+    line
+}
+
+#[test]
+fn with_book_analysis_a_memory_move_the_analysis_finds_worse_is_rejected_and_a_good_one_played_at_once(
+) {
+    let dir = temp("exp-judge");
+    // Every book move 230 cp below 1.a3: rejected, the search decides.
+    let worse = dir.path().join("worse.exp");
+    analysed_start(&worse, 200);
+    let said = book_line_with_analysis(&worse);
+    assert!(
+        said.contains(": rejected, 230 cp below a2a3 in Mach's analysis (depth 12, margin 50)"),
+        "{said}"
+    );
+    // Every book move 10 cp below it: within the margin, played with no
+    // verification search.
+    let good = dir.path().join("good.exp");
+    analysed_start(&good, -20);
+    let said = book_line_with_analysis(&good);
+    assert!(
+        said.contains(": played from memory (10 cp below a2a3 in Mach's analysis"),
+        "{said}"
     );
 }

@@ -38,6 +38,11 @@ pub const BUILTIN: [(&str, &[u8]); 6] = [
 /// read in place by `mach_advisor::opening_tree::OpeningTree`.
 pub const OPENING_TREE: &[u8] = include_bytes!("../../../books/gm-tree.bin");
 
+/// The grandmaster tree analysed by Mach (`books/gm-tree-analysis.exp`, an
+/// experience file written by `mach learn`, see `books/README.md`): what
+/// its own deep searches found of the tree's most-played positions.
+pub const TREE_ANALYSIS: &[u8] = include_bytes!("../../../books/gm-tree-analysis.exp");
+
 /// The built-in file of this name, if there is one.
 pub fn builtin(name: &str) -> Option<&'static [u8]> {
     BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)

@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use mach_advisor::book::{self, BookMove, BookRules};
 use mach_advisor::polyglot;
+use mach_engine::advice::{Experience, Known};
 use mach_engine::time::TimeManager;
-use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions, Silent};
+use mach_engine::{board, moves, Engine, Limits, SearchControl, SearchOptions, Silent};
 use shakmaty::{Chess, Move, Position};
 
 use crate::uci::output::{info_string, UciReporter};
@@ -45,6 +46,75 @@ pub struct Books {
     pub memory: bool,
     /// `BookFile`, with this search's random draw in [0, 1) to pick by weight.
     pub file: Option<(Arc<polyglot::Book>, f64)>,
+    /// Mach's own analysis that judges a memory move before it is played
+    /// (`BookAnalysis`: the built-in tree analysis, and the experience
+    /// when it is on); empty: the verification searches alone.
+    pub analysis: Vec<Arc<dyn Experience>>,
+}
+
+/// Analyses shallower than this do not judge a grandmaster move.
+pub const JUDGE_MIN_DEPTH: i32 = 10;
+
+/// What Mach's analysis says of a book move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Its best move, or within the margin of it; why, for the GUI.
+    Agrees(String),
+    /// Worse than its best by more than the margin; why.
+    Disagrees(String),
+    /// It does not know the position (or the move's) deep enough.
+    Unknown,
+}
+
+/// The deepest of the analyses' records of `key`.
+fn deepest(analysis: &[Arc<dyn Experience>], key: u64) -> Option<Known> {
+    analysis
+        .iter()
+        .filter_map(|a| a.probe(key))
+        .max_by_key(|k| k.depth)
+}
+
+/// Judges the book move `mv` of `root` by Mach's analysis: it agrees when
+/// `mv` is the move its search found best, or when the position after `mv`
+/// is known and scores at most `margin` below the best; it disagrees when
+/// that position scores worse; otherwise it does not know (the
+/// verification searches decide). Mate scores are compared as they are.
+pub fn judge(
+    analysis: &[Arc<dyn Experience>],
+    root: &Chess,
+    mv: Move,
+    margin: i32,
+    chess960: bool,
+) -> Verdict {
+    let Some(here) = deepest(analysis, board::hash(root)).filter(|k| k.depth >= JUDGE_MIN_DEPTH)
+    else {
+        return Verdict::Unknown;
+    };
+    let best = moves::legal(root, here.mv);
+    if best == Some(mv) {
+        return Verdict::Agrees(format!(
+            "Mach's analysis plays it too (depth {}, {} cp)",
+            here.depth, here.score
+        ));
+    }
+    let mut after = root.clone();
+    after.play_unchecked(mv);
+    let Some(there) =
+        deepest(analysis, board::hash(&after)).filter(|k| k.depth >= JUDGE_MIN_DEPTH - 1)
+    else {
+        return Verdict::Unknown;
+    };
+    let loss = here.score - (-there.score);
+    let best = best.map_or_else(|| "another move".to_string(), |b| board::uci(b, chess960));
+    let why = format!(
+        "{loss} cp below {best} in Mach's analysis (depth {}, margin {margin})",
+        here.depth
+    );
+    if loss > margin {
+        Verdict::Disagrees(why)
+    } else {
+        Verdict::Agrees(why)
+    }
 }
 
 /// Which book offered a move, for what the GUI is told.
@@ -192,4 +262,90 @@ fn verify_limits(v: &Verify, nodes: u64, searchmoves: Vec<Move>) -> Limits {
         limits.movetime = Some((now + soft / 4 + v.move_overhead).as_millis() as i64);
     }
     limits
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// An analysis made of a few positions' records.
+    struct Analysis(HashMap<u64, Known>);
+
+    impl Experience for Analysis {
+        fn probe(&self, key: u64) -> Option<Known> {
+            self.0.get(&key).copied()
+        }
+    }
+
+    fn mv(pos: &Chess, uci: &str) -> Move {
+        board::parse_uci_move(pos, uci).unwrap()
+    }
+
+    /// The start position known best as `best` (depth `depth`, +30), and
+    /// the position after 1.e4 known at depth 11 with `after_e4` for Black.
+    fn analysis(best: &str, depth: i32, after_e4: Option<i32>) -> Vec<Arc<dyn Experience>> {
+        let root = Chess::default();
+        let mut known = HashMap::new();
+        known.insert(
+            board::hash(&root),
+            Known {
+                mv: moves::encode(mv(&root, best)),
+                score: 30,
+                depth,
+            },
+        );
+        if let Some(score) = after_e4 {
+            let mut after = root.clone();
+            after.play_unchecked(mv(&root, "e2e4"));
+            known.insert(
+                board::hash(&after),
+                Known {
+                    mv: moves::NO_MOVE,
+                    score,
+                    depth: 11,
+                },
+            );
+        }
+        vec![Arc::new(Analysis(known))]
+    }
+
+    fn verdict(a: &[Arc<dyn Experience>]) -> Verdict {
+        let root = Chess::default();
+        judge(a, &root, mv(&root, "e2e4"), 50, false)
+    }
+
+    #[test]
+    fn the_analysis_agrees_with_its_own_move_and_with_one_within_the_margin() {
+        assert!(matches!(
+            verdict(&analysis("e2e4", 12, None)),
+            Verdict::Agrees(_)
+        ));
+        // 1.e4 worth +10 against the best's +30: 20 cp below, within 50.
+        let v = verdict(&analysis("d2d4", 12, Some(-10)));
+        assert_eq!(
+            v,
+            Verdict::Agrees(
+                "20 cp below d2d4 in Mach's analysis (depth 12, margin 50)".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn the_analysis_disagrees_with_a_move_worse_than_the_margin() {
+        // 1.e4 worth -40: 70 cp below the best.
+        let v = verdict(&analysis("d2d4", 12, Some(40)));
+        assert!(
+            matches!(&v, Verdict::Disagrees(why) if why.starts_with("70 cp below d2d4")),
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn a_shallow_or_missing_analysis_does_not_judge() {
+        assert_eq!(verdict(&analysis("d2d4", 9, Some(40))), Verdict::Unknown);
+        assert_eq!(verdict(&analysis("d2d4", 12, None)), Verdict::Unknown);
+        assert_eq!(verdict(&[]), Verdict::Unknown);
+    }
 }

@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use mach_engine::advice::Experience;
 use mach_engine::strength::Strength;
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Position};
@@ -21,6 +22,7 @@ use crate::uci::book::{BookPlay, Books};
 use crate::uci::experience_store::{self, ExperienceStore};
 use crate::uci::msg::Msg;
 use crate::uci::search_thread::{self, Job};
+use crate::uci::tree_analysis;
 
 use crate::uci::options::{self, Change};
 use crate::uci::output::{info_string, send};
@@ -64,6 +66,8 @@ pub struct Controller {
     uci_elo: u32,
     /// `PawnChunks`: MACH's pawn chunks in the evaluation.
     pawn_chunks: bool,
+    /// `BookAnalysis`: memory moves judged by Mach's analysis.
+    book_analysis: bool,
     /// The `Experience*` options and the store they opened.
     experience: ExperienceOptions,
     /// The grandmaster memory: advisor options, thread and requests.
@@ -96,6 +100,7 @@ impl Controller {
             limit_strength: false,
             uci_elo: mach_engine::strength::MIN_ELO,
             pawn_chunks: false,
+            book_analysis: false,
             experience: ExperienceOptions::default(),
             advisor: AdvisorClient::new(),
             own_book: true,
@@ -334,6 +339,15 @@ impl Controller {
             Change::BookMinScore(p) => self.book.rules.min_score = p as f32 / 100.0,
             Change::BookBackedUp(on) => self.book.rules.backed_up = on,
             Change::PawnChunks(on) => self.pawn_chunks = on,
+            Change::BookAnalysis(on) => {
+                self.book_analysis = on;
+                if on {
+                    info_string(&format!(
+                        "BookAnalysis: memory moves judged by Mach's analysis of {} tree positions",
+                        tree_analysis::builtin().positions()
+                    ));
+                }
+            }
             Change::Experience(on) => self.experience.set(|o| o.on = on, &self.root),
             Change::ExperienceFile(path) => self.experience.set(|o| o.file = path, &self.root),
             Change::ExperienceReadOnly(on) => self.experience.set(|o| o.read_only = on, &self.root),
@@ -432,10 +446,18 @@ impl Controller {
         }
         let draw = (self.random() >> 11) as f64 / (1u64 << 53) as f64;
         let file = self.polyglot.clone().map(|b| (b, draw));
+        let mut analysis: Vec<Arc<dyn Experience>> = Vec::new();
+        if self.book_analysis {
+            analysis.push(tree_analysis::builtin());
+            if let Some(x) = self.experience.store() {
+                analysis.push(x);
+            }
+        }
         Some(Books {
             play: self.book,
             memory: memory && self.own_book,
             file,
+            analysis,
         })
     }
 

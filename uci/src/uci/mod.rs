@@ -23,3 +23,4 @@ pub mod output;
 pub mod protocol;
 pub mod search_thread;
 pub mod stdin_loop;
+pub mod tree_analysis;

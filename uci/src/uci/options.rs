@@ -226,6 +226,12 @@ pub const OPTIONS: &[OptionDef] = &[
         name: "BookBackedUp",
         kind: Kind::Check { default: false },
     },
+    // Memory moves judged by Mach's own analysis of the tree
+    // (books/gm-tree-analysis.exp, and the experience when it is on).
+    OptionDef {
+        name: "BookAnalysis",
+        kind: Kind::Check { default: false },
+    },
     OptionDef {
         name: "BookMargin",
         kind: Kind::Spin {
@@ -308,6 +314,7 @@ pub enum Change {
     /// Percent.
     BookMinScore(u32),
     BookBackedUp(bool),
+    BookAnalysis(bool),
     PawnChunks(bool),
     Experience(bool),
     ExperienceFile(std::path::PathBuf),
@@ -419,6 +426,7 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
             Change::BookMinScore(number(value, *min, *max, &mut note)? as u32)
         }
         (Kind::Check { .. }, "BookBackedUp") => Change::BookBackedUp(flag(value)?),
+        (Kind::Check { .. }, "BookAnalysis") => Change::BookAnalysis(flag(value)?),
         (Kind::Check { .. }, "PawnChunks") => Change::PawnChunks(flag(value)?),
         (Kind::Spin { min, max, .. }, "BookMargin") => {
             Change::BookMargin(number(value, *min, *max, &mut note)? as i32)

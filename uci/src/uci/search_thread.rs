@@ -1,7 +1,8 @@
 //! The life of one search thread, from `go` to `bestmove`: take the
 //! grandmaster memory's answer when the search must wait for it (fixed
-//! depth/nodes, or to play from the book), play a verified book move (the
-//! book door, `book.rs`), or search; always exactly one `bestmove`, even
+//! depth/nodes, or to play from the book), play a book move judged by
+//! Mach's analysis or verified by short searches (the book door,
+//! `book.rs`), or search; always exactly one `bestmove`, even
 //! when the search panics; then prefetch advice for the reply we expect.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -93,11 +94,28 @@ pub fn run(mut job: Job) -> Engine {
                 control: &c,
                 chess960,
             };
-            match book::verify(&mut job.engine, &v, mv, from, play, &reporter) {
-                Ok(m) => m,
-                Err(()) => {
-                    job.engine = Engine::new(job.hash_mb, job.threads);
+            let verdict = match from {
+                Offered::Memory => book::judge(&b.analysis, &job.root, mv, play.margin, chess960),
+                Offered::File => book::Verdict::Unknown,
+            };
+            let text = board::uci(mv, chess960);
+            match verdict {
+                book::Verdict::Agrees(why) => {
+                    info_string(&format!("book {text}: played from memory ({why})"));
+                    Some(mv)
+                }
+                book::Verdict::Disagrees(why) => {
+                    info_string(&format!("book {text}: rejected, {why}"));
                     None
+                }
+                book::Verdict::Unknown => {
+                    match book::verify(&mut job.engine, &v, mv, from, play, &reporter) {
+                        Ok(m) => m,
+                        Err(()) => {
+                            job.engine = Engine::new(job.hash_mb, job.threads);
+                            None
+                        }
+                    }
                 }
             }
         }
