@@ -143,10 +143,11 @@ fn one_engines_game_reaches_the_other_engine_sharing_the_file_at_its_next_game()
     let mut b = engine_on(&file, false);
     // B has read the file (empty) and played a game of its own.
     one_game(&mut b, "g2g3", 4);
-    // Then A finds something deep and ends its game.
+    // Then A finds something deep, ends its game and quits (`readyok`
+    // would not say the game was written: `isready` is answered at once).
     one_game(&mut a, "d2d4 d7d5", 8);
-    a.send("isready");
-    a.expect("readyok", LONG, |l| l == "readyok");
+    a.send("quit");
+    assert!(a.wait_exit(LONG));
     // B's next game knows it, without a restart.
     b.send("ucinewgame");
     let before = one_game(&mut b, "d2d4 d7d5", 3);
@@ -156,10 +157,8 @@ fn one_engines_game_reaches_the_other_engine_sharing_the_file_at_its_next_game()
             .any(|l| l.starts_with("info string experience: ") && l.contains("depth 8")),
         "A's search reached B: {before:#?}"
     );
-    for mut e in [a, b] {
-        e.send("quit");
-        assert!(e.wait_exit(LONG));
-    }
+    b.send("quit");
+    assert!(b.wait_exit(LONG));
 }
 
 #[test]
@@ -353,9 +352,10 @@ fn learn_killed_mid_run_keeps_every_record_it_wrote_and_goes_on_from_there() {
     assert_eq!(figure(&stats(&file), "positions"), done as u64 + 2);
 }
 
-/// An experience file that knows the start position at depth 12 (best
-/// 1.a3, +30 for White) and every other first move's position at depth 11
-/// with `black` for Black.
+/// An experience file that knows the start position at depth 20 (best
+/// 1.a3, +30 for White) and every other first move's position at depth 19
+/// with `black` for Black: deeper than the built-in analysis, so its
+/// records are the ones that judge.
 fn analysed_start(file: &Path, black: i16) {
     use mach_engine::{board, moves};
     use mach_experience::{Kind, Record};
@@ -370,12 +370,12 @@ fn analysed_start(file: &Path, black: i16) {
         minute: 1,
     };
     let a3 = board::parse_uci_move(&root, "a2a3").unwrap();
-    let mut records = vec![record(&root, moves::encode(a3), 30, 12)];
+    let mut records = vec![record(&root, moves::encode(a3), 30, 20)];
     for m in root.legal_moves() {
         if m != a3 {
             let mut after = root.clone();
             after.play_unchecked(m);
-            records.push(record(&after, moves::NO_MOVE, black, 11));
+            records.push(record(&after, moves::NO_MOVE, black, 19));
         }
     }
     mach_experience::write(file, &records).unwrap();
@@ -414,7 +414,7 @@ fn with_book_analysis_a_memory_move_the_analysis_finds_worse_is_rejected_and_a_g
     analysed_start(&worse, 200);
     let said = book_line_with_analysis(&worse);
     assert!(
-        said.contains(": rejected, 230 cp below a2a3 in Mach's analysis (depth 12, margin 50)"),
+        said.contains(": rejected, 230 cp below a2a3 in Mach's analysis: depth 20, margin 50"),
         "{said}"
     );
     // Every book move 10 cp below it: within the margin, played with no
@@ -423,7 +423,7 @@ fn with_book_analysis_a_memory_move_the_analysis_finds_worse_is_rejected_and_a_g
     analysed_start(&good, -20);
     let said = book_line_with_analysis(&good);
     assert!(
-        said.contains(": played from memory (10 cp below a2a3 in Mach's analysis"),
+        said.contains(": played from memory (10 cp below a2a3 in Mach's analysis: depth 20"),
         "{said}"
     );
 }

@@ -93,7 +93,7 @@ pub fn judge(
     let best = moves::legal(root, here.mv);
     if best == Some(mv) {
         return Verdict::Agrees(format!(
-            "Mach's analysis plays it too (depth {}, {} cp)",
+            "Mach's analysis plays it too: depth {}, {} cp",
             here.depth, here.score
         ));
     }
@@ -106,8 +106,13 @@ pub fn judge(
     };
     let loss = here.score - (-there.score);
     let best = best.map_or_else(|| "another move".to_string(), |b| board::uci(b, chess960));
+    let (cp, side) = if loss < 0 {
+        (-loss, "above")
+    } else {
+        (loss, "below")
+    };
     let why = format!(
-        "{loss} cp below {best} in Mach's analysis (depth {}, margin {margin})",
+        "{cp} cp {side} {best} in Mach's analysis: depth {}, margin {margin}",
         here.depth
     );
     if loss > margin {
@@ -326,9 +331,16 @@ mod tests {
         let v = verdict(&analysis("d2d4", 12, Some(-10)));
         assert_eq!(
             v,
-            Verdict::Agrees(
-                "20 cp below d2d4 in Mach's analysis (depth 12, margin 50)".to_string()
-            )
+            Verdict::Agrees("20 cp below d2d4 in Mach's analysis: depth 12, margin 50".to_string())
+        );
+    }
+
+    #[test]
+    fn a_move_the_analysis_finds_better_than_its_own_is_said_above_it() {
+        let v = verdict(&analysis("d2d4", 12, Some(-45)));
+        assert_eq!(
+            v,
+            Verdict::Agrees("15 cp above d2d4 in Mach's analysis: depth 12, margin 50".to_string())
         );
     }
 

@@ -125,13 +125,15 @@ pub fn run(mut job: Job) -> Engine {
         Some(mv) => (Some(mv), None, None),
         None => search(&mut job, &reporter),
     };
-    bestmove(best, ponder, chess960);
+    // Kept before `bestmove`: a GUI may send `ucinewgame` the moment it
+    // reads it, and this search belongs to the game that is ending.
     if let (Some(x), Some((score, depth))) = (&job.experience, found) {
         // Restricted roots (`searchmoves`) found the best of some moves only.
         if job.limits.searchmoves.is_empty() {
             x.searched(&job.root, best, score, depth);
         }
     }
+    bestmove(best, ponder, chess960);
     if let (Some(b), Some(p), Some((tx, query))) = (best, ponder, &job.prefetch) {
         // While the opponent thinks, prepare advice for the reply we expect.
         let mut pos = job.root.clone();
