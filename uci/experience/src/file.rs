@@ -56,6 +56,10 @@ pub struct Scan {
     pub skipped_bytes: u64,
     /// The file's size.
     pub bytes: u64,
+    /// Where the next reader should start ([`read_since`]): just past the
+    /// last whole record, so a batch being appended while it was read is
+    /// read whole next time.
+    pub resume_at: u64,
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
@@ -79,11 +83,13 @@ pub fn scan_bytes(bytes: &[u8]) -> Option<Scan> {
         ..Scan::default()
     };
     let mut at = HEADER.len();
+    scan.resume_at = at as u64;
     while at < bytes.len() {
         match Record::decode(&bytes[at..]) {
             Some(r) => {
                 scan.records.push(r);
                 at += RECORD_BYTES;
+                scan.resume_at = at as u64;
             }
             None => {
                 scan.skipped_bytes += 1;
@@ -107,9 +113,9 @@ pub fn read(path: &Path) -> Result<Scan, Error> {
     scan_bytes(&bytes).ok_or_else(|| Error::Foreign(path.to_path_buf()))
 }
 
-/// The records appended to `path` since a reader's last look at `from`
-/// bytes (the size its last [`Scan`] gave): what other processes wrote
-/// meanwhile. A file now shorter than `from` was compacted (or replaced)
+/// The records appended to `path` since a reader's last look, from byte
+/// `from` (the `resume_at` of its last [`Scan`]): what other processes
+/// wrote meanwhile. A file now shorter than `from` was compacted (or replaced)
 /// and is read whole; a missing file has nothing new.
 pub fn read_since(path: &Path, from: u64) -> Result<Scan, Error> {
     use std::io::{Seek, SeekFrom};
@@ -130,7 +136,9 @@ pub fn read_since(path: &Path, from: u64) -> Result<Scan, Error> {
     let mut bytes = HEADER.to_vec();
     f.read_to_end(&mut bytes).map_err(io(path))?;
     let mut scan = scan_bytes(&bytes).ok_or_else(|| Error::Foreign(path.to_path_buf()))?;
-    scan.bytes = from + (bytes.len() - HEADER.len()) as u64;
+    let shift = from - HEADER.len() as u64;
+    scan.bytes = len.max(shift + bytes.len() as u64);
+    scan.resume_at += shift;
     Ok(scan)
 }
 
@@ -328,18 +336,37 @@ mod tests {
         assert_eq!(read_since(&path, 0).unwrap().records, vec![]);
         append(&path, &[rec(1, 5), rec(2, 6)]).unwrap();
         let first = read(&path).unwrap();
+        assert_eq!(first.resume_at, first.bytes);
         append(&path, &[rec(3, 7)]).unwrap();
         append(&path, &[rec(4, 8)]).unwrap();
-        let since = read_since(&path, first.bytes).unwrap();
+        let since = read_since(&path, first.resume_at).unwrap();
         assert_eq!(since.records, vec![rec(3, 7), rec(4, 8)]);
-        assert_eq!(since.bytes, std::fs::metadata(&path).unwrap().len());
+        assert_eq!(since.resume_at, std::fs::metadata(&path).unwrap().len());
         // Nothing new: nothing read.
-        let again = read_since(&path, since.bytes).unwrap();
-        assert_eq!((again.records.len(), again.bytes), (0, since.bytes));
+        let again = read_since(&path, since.resume_at).unwrap();
+        assert_eq!((again.records.len(), again.resume_at), (0, since.resume_at));
         // Compacted to fewer bytes than the reader had seen: read whole.
         compact(&path, 2).unwrap();
-        let whole = read_since(&path, since.bytes).unwrap();
+        let whole = read_since(&path, since.resume_at).unwrap();
         assert_eq!(whole.records, vec![rec(3, 7), rec(4, 8)]);
+    }
+
+    #[test]
+    fn a_batch_read_while_it_was_written_is_read_whole_the_next_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mach.exp");
+        append(&path, &[rec(1, 5)]).unwrap();
+        // A writer in the middle of its batch: 10 bytes of a record so far.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(&rec(2, 6).encode()[..10]).unwrap();
+        let first = read_since(&path, HEADER.len() as u64).unwrap();
+        assert_eq!(first.records, vec![rec(1, 5)]);
+        assert_eq!(first.resume_at, (HEADER.len() + RECORD_BYTES) as u64);
+        // The writer finishes; the next look gets the whole record.
+        f.write_all(&rec(2, 6).encode()[10..]).unwrap();
+        drop(f);
+        let next = read_since(&path, first.resume_at).unwrap();
+        assert_eq!(next.records, vec![rec(2, 6)]);
     }
 
     #[test]

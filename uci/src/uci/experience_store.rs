@@ -43,8 +43,8 @@ pub struct ExperienceStore {
     /// The game's last root key, to tell a new game's `position` from the
     /// next move, and the side Mach played.
     last_root: Mutex<Option<(u64, Color)>>,
-    /// How many bytes of the file this process has read: at each game's end
-    /// it reads what other processes appended since.
+    /// Where this process's reading of the file stopped (past the last whole
+    /// record): at each game's end it reads what others appended since.
     seen: Mutex<u64>,
 }
 
@@ -90,7 +90,7 @@ impl ExperienceStore {
             memory: RwLock::new(memory),
             game: Mutex::new(Vec::new()),
             last_root: Mutex::new(None),
-            seen: Mutex::new(scan.bytes),
+            seen: Mutex::new(scan.resume_at),
         })
     }
 
@@ -184,7 +184,7 @@ impl ExperienceStore {
                 for r in &scan.records {
                     memory.insert(*r);
                 }
-                *seen = scan.bytes;
+                *seen = scan.resume_at;
             }
             Err(e) => log::warn!("experience: not re-read: {e}"),
         }
