@@ -100,6 +100,25 @@ fn what_one_process_searched_is_known_to_the_next_and_read_only_writes_nothing()
 }
 
 #[test]
+fn a_position_the_game_reached_before_is_not_kept_as_its_score_may_be_a_repetition() {
+    let dir = temp("exp-rep");
+    let file = dir.path().join("mach.exp");
+    let mut e = engine_on(&file, false);
+    // The start position again after two knight tours: its search sees
+    // the repetition, so what it finds belongs to this game only.
+    one_game(&mut e, "g1f3 g8f6 f3g1 f6g8", 6);
+    e.send("quit");
+    assert!(e.wait_exit(LONG));
+    assert!(!file.exists(), "a repeated position was kept");
+    // The same position reached once is kept.
+    let mut e = engine_on(&file, false);
+    one_game(&mut e, "g1f3 g8f6", 6);
+    e.send("quit");
+    assert!(e.wait_exit(LONG));
+    assert_eq!(figure(&stats(&file), "positions"), 1);
+}
+
+#[test]
 fn two_engines_writing_one_file_at_once_lose_nothing() {
     let dir = temp("exp-two");
     let file = dir.path().join("shared.exp");

@@ -17,6 +17,10 @@ use crate::uci::output::info_string;
 /// Positions kept by a compaction: at 24 bytes a record, 24 MB.
 pub const MAX_POSITIONS: usize = 1_000_000;
 
+/// From this many plies without a capture or pawn move a search's score may
+/// be the fifty-move rule's (a hundred plies), not the position's.
+pub const HALFMOVES_SHAPE_SCORE: u32 = 60;
+
 /// The file is compacted when it holds twice as many records as that.
 pub const COMPACT_AT_RECORDS: u64 = 2 * MAX_POSITIONS as u64;
 
@@ -109,10 +113,25 @@ impl ExperienceStore {
         }
     }
 
-    /// Keeps what a search of `root` found, if it looked deep enough.
-    pub fn searched(&self, root: &Chess, best: Option<Move>, score: i32, depth: i32) {
+    /// Keeps what a search of `root` found, if it looked deep enough and
+    /// its score belongs to the position rather than to the game's path:
+    /// not when the game has been here before (`history`: the earlier
+    /// positions' keys), where the score may be a repetition's draw, nor
+    /// when the fifty-move rule is near enough to shape it.
+    pub fn searched(
+        &self,
+        root: &Chess,
+        history: &[u64],
+        best: Option<Move>,
+        score: i32,
+        depth: i32,
+    ) {
         let Some(best) = best else { return };
         if depth < self.min_depth {
+            return;
+        }
+        let key = mach_engine::board::hash(root);
+        if history.contains(&key) || root.halfmoves() >= HALFMOVES_SHAPE_SCORE {
             return;
         }
         // A search for the other side (analysis of both sides) starts another
@@ -125,7 +144,6 @@ impl ExperienceStore {
         if other_side {
             self.end_game(None);
         }
-        let key = mach_engine::board::hash(root);
         let played = Played {
             key,
             mv: moves::encode(best),
@@ -254,10 +272,15 @@ fn outcome_for(pos: &Chess, mach: Color) -> Option<Outcome> {
 impl Experience for ExperienceStore {
     fn probe(&self, key: u64) -> Option<Known> {
         let memory = self.memory.read().unwrap_or_else(|e| e.into_inner());
-        memory.get(key).map(|r| Known {
-            mv: r.mv,
-            score: r.score as i32,
-            depth: r.depth as i32,
-        })
+        memory.get(key).map(known)
+    }
+}
+
+/// A record as the search reads it.
+pub fn known(r: &Record) -> Known {
+    Known {
+        mv: r.mv,
+        score: r.score as i32,
+        depth: r.depth as i32,
     }
 }

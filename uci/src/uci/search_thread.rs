@@ -130,7 +130,7 @@ pub fn run(mut job: Job) -> Engine {
     if let (Some(x), Some((score, depth))) = (&job.experience, found) {
         // Restricted roots (`searchmoves`) found the best of some moves only.
         if job.limits.searchmoves.is_empty() {
-            x.searched(&job.root, best, score, depth);
+            x.searched(&job.root, &job.keys, best, score, depth);
         }
     }
     bestmove(best, ponder, chess960);

@@ -8,6 +8,8 @@ use std::sync::{Arc, OnceLock};
 use mach_engine::advice::{Experience, Known};
 use mach_experience::Memory;
 
+use crate::uci::experience_store::known;
+
 /// The analysis read into memory, one record per position.
 pub struct TreeAnalysis {
     memory: Memory,
@@ -49,11 +51,7 @@ pub fn builtin() -> Arc<TreeAnalysis> {
 
 impl Experience for TreeAnalysis {
     fn probe(&self, key: u64) -> Option<Known> {
-        self.memory.get(key).map(|r| Known {
-            mv: r.mv,
-            score: r.score as i32,
-            depth: r.depth as i32,
-        })
+        self.memory.get(key).map(known)
     }
 }
 
