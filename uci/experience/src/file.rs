@@ -239,10 +239,7 @@ pub struct Compacted {
 pub fn compact(path: &Path, keep: usize) -> Result<Compacted, Error> {
     let _lock = Locked::take(path)?;
     let scan = read(path)?;
-    let mut memory = Memory::default();
-    for r in &scan.records {
-        memory.insert(*r);
-    }
+    let memory = Memory::of(&scan.records);
     let kept = memory.records_to_keep(keep);
     replace(path, &kept)?;
     Ok(Compacted {

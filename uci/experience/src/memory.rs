@@ -53,6 +53,15 @@ impl Memory {
         v
     }
 
+    /// The memory of these records, each position's to trust kept.
+    pub fn of(records: &[Record]) -> Memory {
+        let mut memory = Memory::default();
+        for r in records {
+            memory.insert(*r);
+        }
+        memory
+    }
+
     /// At most `n` records: the deepest, then the newest (then by key, so the
     /// choice is reproducible), in key order.
     pub fn records_to_keep(&self, n: usize) -> Vec<Record> {

@@ -49,10 +49,7 @@ fn load(path: &Path) -> Result<(mach_experience::Scan, Memory), String> {
         return Err(format!("{}: no such file", path.display()));
     }
     let scan = mach_experience::read(path).map_err(|e| e.to_string())?;
-    let mut memory = Memory::default();
-    for r in &scan.records {
-        memory.insert(*r);
-    }
+    let memory = Memory::of(&scan.records);
     Ok((scan, memory))
 }
 

@@ -82,10 +82,7 @@ pub fn most_played(min_games: u32, limit: usize) -> Result<Vec<(u32, Chess)>, St
 pub fn run(args: &Args) -> Result<(), String> {
     let out = args.out.clone().unwrap_or_else(default_file);
     let scan = mach_experience::read(&out).map_err(|e| e.to_string())?;
-    let mut known = Memory::default();
-    for r in scan.records {
-        known.insert(r);
-    }
+    let known = Memory::of(&scan.records);
     let chosen = most_played(args.min_games, args.positions)?;
     let todo: Vec<&(u32, Chess)> = chosen
         .iter()

@@ -63,10 +63,7 @@ impl ExperienceStore {
                 return None;
             }
         };
-        let mut memory = Memory::default();
-        for r in &scan.records {
-            memory.insert(*r);
-        }
+        let memory = Memory::of(&scan.records);
         if scan.bytes == 0 {
             info_string(&format!(
                 "experience: no file at {} yet{}",

@@ -19,11 +19,9 @@ impl TreeAnalysis {
     /// The records of an experience file's bytes (`None`: not one).
     pub fn from_bytes(bytes: &[u8]) -> Option<TreeAnalysis> {
         let scan = mach_experience::file::scan_bytes(bytes)?;
-        let mut memory = Memory::default();
-        for r in scan.records {
-            memory.insert(r);
-        }
-        Some(TreeAnalysis { memory })
+        Some(TreeAnalysis {
+            memory: Memory::of(&scan.records),
+        })
     }
 
     /// How many positions it knows.
