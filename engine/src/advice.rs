@@ -27,8 +27,9 @@ pub trait TreeAdvice: Send + Sync {
 /// a position, by Zobrist key (`board::hash`). Asked at the root and at
 /// plies up to `params::EXPERIENCE_MAX_PLY`, so it must answer in
 /// nanoseconds. Its move is tried first where the table has none; a result
-/// at least as deep as the search needs is used like a table hit at nodes
-/// off the principal variation.
+/// at least as deep as the iteration under way (not merely as deep as the
+/// node needs) is used like a table hit at nodes off the principal
+/// variation.
 pub trait Experience: Send + Sync {
     fn probe(&self, key: u64) -> Option<Known>;
 }

@@ -103,8 +103,10 @@ impl Searcher<'_> {
             }
         }
         // What an earlier game's search found here: its move first when the
-        // table has none, its score when it looked as deep (an exact score:
-        // it was the result of a whole search of this position).
+        // table has none; its score (taken as exact: it was the result of a
+        // whole search of this position) only when that search was at least
+        // as deep as this iteration. A shallower record would replace this
+        // search's own look with another game's (backed-up, blended) score.
         if let Some(x) = self
             .shared
             .experience
@@ -115,7 +117,7 @@ impl Searcher<'_> {
                 if tt_move == NO_MOVE {
                     tt_move = k.mv;
                 }
-                if !pv_node && excluded.is_none() && k.depth >= depth {
+                if !pv_node && excluded.is_none() && k.depth >= depth.max(self.root_depth) {
                     return from_tt(k.score, ply);
                 }
             }

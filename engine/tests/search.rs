@@ -136,6 +136,67 @@ fn tree_advice_changes_the_search_below_the_root_and_the_answer_stays_legal() {
     assert_eq!(plain.nodes, empty.nodes);
 }
 
+/// Experience for some positions, by key.
+struct SomeKnown(std::collections::HashMap<u64, mach_engine::advice::Known>);
+
+impl mach_engine::advice::Experience for SomeKnown {
+    fn probe(&self, key: u64) -> Option<mach_engine::advice::Known> {
+        self.0.get(&key).copied()
+    }
+}
+
+#[test]
+fn experience_scores_cut_the_search_only_where_they_are_as_deep_as_the_iteration() {
+    let root = Chess::default();
+    let run = |depth_known: Option<i32>| {
+        // Every position after White's first move is known, without a move,
+        // as won for Black: a score that, where it is believed, fails every
+        // move but the first low at once.
+        let known = depth_known.map(|depth| {
+            let all = root
+                .legal_moves()
+                .into_iter()
+                .map(|m| {
+                    let mut after = root.clone();
+                    after.play_unchecked(m);
+                    let k = mach_engine::advice::Known {
+                        mv: mach_engine::moves::NO_MOVE,
+                        score: 2_000,
+                        depth,
+                    };
+                    (mach_engine::board::hash(&after), k)
+                })
+                .collect();
+            std::sync::Arc::new(SomeKnown(all))
+                as std::sync::Arc<dyn mach_engine::advice::Experience>
+        });
+        let mut engine = Engine::new(8, 1);
+        let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
+        let options = SearchOptions {
+            experience: known,
+            ..SearchOptions::default()
+        };
+        engine.search(&root, &[], &Limits::depth(7), &options, &control, &Silent)
+    };
+    let plain = run(None);
+    // Records deeper than every iteration are believed: most of the tree is
+    // never searched.
+    let deep = run(Some(30));
+    assert!(
+        deep.nodes * 2 < plain.nodes,
+        "{} vs {}",
+        deep.nodes,
+        plain.nodes
+    );
+    // Records of one ply, shallower than every iteration that reaches
+    // them, change nothing (they would cut every node one ply from its
+    // horizon if they were taken wherever they were as deep as the node
+    // needs).
+    let shallow = run(Some(1));
+    assert_eq!(shallow.nodes, plain.nodes);
+    assert_eq!(shallow.pv, plain.pv);
+}
+
 #[test]
 fn plans_known_before_the_search_reach_every_leaf_of_it() {
     // The white pawn on e4 is blocked and safe for three plies, so a plan
