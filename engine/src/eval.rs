@@ -3,15 +3,17 @@
 //! the pawns' square ahead and how far up its file each pawn could walk) +
 //! bishop pair + the pawns' squares as each king sees them,
 //! tapered between middlegame and endgame by game phase, in centipawns from
-//! the side to move's point of view. The numbers live in `psqt.rs`.
+//! the side to move's point of view. The numbers live in `psqt.rs`; the
+//! terms are read once, into a sink (`terms.rs`): the score here, a trace of
+//! coefficients in `mach tune`.
 
 use shakmaty::{attacks, Bitboard, Chess, Color, File, Position, Role, Square};
 
 use crate::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_ATTACKERS_N, KING_HITS_N, KING_PAWNS, KING_WEAK,
-    KING_WEAK_N, MATERIAL, MG_PST, MOBILITY, PAWN_PATH, PAWN_PUSH, PHASE_INC, PHASE_MAX,
-    SAFE_CHECKS, SAFE_CHECKS_N, TARGETS, TEMPO,
+    Weight, EG_PST, KING_ATTACKERS_N, KING_HITS_N, KING_WEAK_N, MATERIAL, MG_PST, PHASE_INC,
+    PHASE_MAX, SAFE_CHECKS_N, TEMPO,
 };
+use crate::terms::{Sink, Term};
 
 /// Material plus piece-square value of each piece on each square, per colour,
 /// folded at compile time so evaluation is one table read per piece.
@@ -298,9 +300,87 @@ pub fn evaluate(pos: &Chess) -> i32 {
 /// [`evaluate`] with `extra` (White's middlegame and endgame points, e.g.
 /// the pawn chunks') added before the phase blends the two.
 pub fn evaluate_plus(pos: &Chess, extra: Weight) -> i32 {
+    let mut score = Score::new(extra);
+    add_terms(pos, &mut score);
+    let (mg, eg) = score.total();
+    taper(mg, eg, phase(pos), pos.turn() == Color::White) + TEMPO
+}
+
+/// White's middlegame and endgame points `mg` and `eg` blended by `phase`
+/// (`PHASE_MAX` all middlegame), for the side to move (White when
+/// `white_to_move`), before the tempo.
+#[inline]
+pub fn taper(mg: i32, eg: i32, phase: i32, white_to_move: bool) -> i32 {
+    let white = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    if white_to_move {
+        white
+    } else {
+        -white
+    }
+}
+
+/// The sink of play: White's middlegame and endgame points from the
+/// weights compiled in, each side's summed before it is signed.
+struct Score {
+    mg: i32,
+    eg: i32,
+    /// The side being summed: 1 White, -1 Black (0 before the first).
+    sign: i32,
+    /// Its points so far.
+    points: Weight,
+}
+
+impl Score {
+    #[inline(always)]
+    fn new(extra: Weight) -> Score {
+        Score {
+            mg: extra.mg,
+            eg: extra.eg,
+            sign: 0,
+            points: Weight { mg: 0, eg: 0 },
+        }
+    }
+
+    /// White's middlegame and endgame points, the last side's included.
+    #[inline(always)]
+    fn total(mut self) -> (i32, i32) {
+        self.side(0);
+        (self.mg, self.eg)
+    }
+}
+
+impl Sink for Score {
+    #[inline(always)]
+    fn side(&mut self, sign: i32) {
+        self.mg += self.sign * self.points.mg;
+        self.eg += self.sign * self.points.eg;
+        self.points = Weight { mg: 0, eg: 0 };
+        self.sign = sign;
+    }
+
+    #[inline(always)]
+    fn add(&mut self, term: Term, row: usize, col: usize) {
+        let v = term.weight(row, col);
+        self.points.mg += v.mg;
+        self.points.eg += v.eg;
+    }
+
+    /// Material and square in one read of the folded tables.
+    #[inline(always)]
+    fn piece(&mut self, color: usize, role: usize, sq: usize) {
+        self.points.mg += TABLES.mg[color][role][sq];
+        self.points.eg += TABLES.eg[color][role][sq];
+    }
+}
+
+/// Every term of `pos` into `sink`, side by side (White's, Black's, then
+/// White's and Black's again; the pawn chunks apart:
+/// `pawn_chunks::add_terms`). The one reading of the board that the score
+/// and the tune's coefficients share; inlined, so the score's sums stay in
+/// registers as one function's would.
+#[inline(always)]
+pub fn add_terms<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
-    let mut mg = extra.mg;
-    let mut eg = extra.eg;
 
     // What each side's knights, bishops, rooks and queens reach, and every
     // square each side attacks: the safe checks below need both sides'.
@@ -311,24 +391,19 @@ pub fn evaluate_plus(pos: &Chess, extra: Weight) -> i32 {
     let pawn_att =
         [Color::White, Color::Black].map(|c| pawn_attacks(board.pawns() & board.by_color(c), c));
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
-        let sign = if ci == 0 { 1 } else { -1 };
+        sink.side(if ci == 0 { 1 } else { -1 });
         let ours = board.by_color(color);
         let mobility_area = !(ours | pawn_att[1 - ci]);
-        let mut side = Weight { mg: 0, eg: 0 };
         let zone = king_zone(board, !color);
         let (mut attackers, mut hits) = (0usize, 0usize);
 
         for (r, role) in Role::ALL.into_iter().enumerate() {
             for sq in board.by_role(role) & ours {
-                let s = sq as usize;
-                side.mg += TABLES.mg[ci][r][s];
-                side.eg += TABLES.eg[ci][r][s];
+                sink.piece(ci, r, sq as usize);
                 let Some(reach) = piece_reach(board, ours, role, sq) else {
                     continue;
                 };
-                let mob = MOBILITY[r - 1][(reach & mobility_area).count()];
-                side.mg += mob.mg;
-                side.eg += mob.eg;
+                sink.add(Term::Mobility, r - 1, (reach & mobility_area).count());
                 let h = (reach & zone).count();
                 attackers += (h > 0) as usize;
                 hits += h;
@@ -339,27 +414,19 @@ pub fn evaluate_plus(pos: &Chess, extra: Weight) -> i32 {
         attacked[ci] = union(&all[ci]);
         let row = attackers.min(KING_ATTACKERS_N - 1)
             + KING_ATTACKERS_N * (board.queens() & ours).any() as usize;
-        let ka = KING_ATTACK[row][hits.min(KING_HITS_N - 1)];
-        side.mg += ka.mg;
-        side.eg += ka.eg;
+        sink.add(Term::KingAttack, row, hits.min(KING_HITS_N - 1));
         if (board.bishops() & ours).more_than_one() {
-            side.mg += BISHOP_PAIR.mg;
-            side.eg += BISHOP_PAIR.eg;
+            sink.add(Term::Pair, 0, 0);
         }
-        mg += sign * side.mg;
-        eg += sign * side.eg;
     }
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
-        let sign = if ci == 0 { 1 } else { -1 };
+        sink.side(if ci == 0 { 1 } else { -1 });
         let checks = safe_checks(board, color, &reach_by[ci], attacked[1 - ci]);
         for (r, &n) in checks.iter().enumerate() {
-            let v = SAFE_CHECKS[r][n.min(SAFE_CHECKS_N - 1)];
-            mg += sign * v.mg;
-            eg += sign * v.eg;
+            sink.add(Term::Checks, r, n.min(SAFE_CHECKS_N - 1));
         }
         for_each_target(board, color, &all[ci], attacked[1 - ci], |r, c| {
-            mg += sign * TARGETS[r][c].mg;
-            eg += sign * TARGETS[r][c].eg;
+            sink.add(Term::Targets, r, c)
         });
         let weak = weak_zone_squares(
             board,
@@ -368,38 +435,21 @@ pub fn evaluate_plus(pos: &Chess, extra: Weight) -> i32 {
             pawn_att[1 - ci],
             &reach_by[1 - ci],
         );
-        let v = KING_WEAK[weak.min(KING_WEAK_N - 1)];
-        mg += sign * v.mg;
-        eg += sign * v.eg;
+        sink.add(Term::Weak, 0, weak.min(KING_WEAK_N - 1));
         for_each_pawn_push(
             board,
             color,
             pawn_att[1 - ci],
             attacked[1 - ci],
-            |row, push| {
-                mg += sign * PAWN_PUSH[row][push].mg;
-                eg += sign * PAWN_PUSH[row][push].eg;
-            },
+            |row, push| sink.add(Term::Push, row, push),
         );
         for_each_pawn_path(board, color, pawn_att[1 - ci], |row, n| {
-            mg += sign * PAWN_PATH[row][n].mg;
-            eg += sign * PAWN_PATH[row][n].eg;
+            sink.add(Term::Path, row, n)
         });
         for_each_king_pawn(board, color, |bucket, theirs, sq| {
-            let v = KING_PAWNS[2 * bucket + theirs][sq];
-            mg += sign * v.mg;
-            eg += sign * v.eg;
+            sink.add(Term::KingPawns, 2 * bucket + theirs, sq)
         });
     }
-
-    let phase = phase(pos);
-    let white = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    let stm = if pos.turn() == Color::White {
-        white
-    } else {
-        -white
-    };
-    stm + TEMPO
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ mod search;
 pub mod see;
 pub mod strength;
 mod tactical;
+pub mod terms;
 mod thread;
 pub mod time;
 pub mod tt;

@@ -17,6 +17,7 @@ use crate::eval::pawn_attacks;
 pub use crate::pawn_chunk_patterns::{FEATURES, N_FEATURES, N_PATTERNS, PATTERNS};
 use crate::pawn_pattern::{fill_presence, Pawns, Side};
 use crate::psqt::{Weight, PAWN_CHUNKS};
+use crate::terms::{Sink, Term};
 
 /// The compiled patterns present on `board`: `f(feature, +1 or -1)`.
 pub fn for_each_feature(board: &Board, mut f: impl FnMut(usize, i32)) {
@@ -38,6 +39,15 @@ pub fn for_each_feature(board: &Board, mut f: impl FnMut(usize, i32)) {
         };
         f(pattern.feature as usize, sign);
     }
+}
+
+/// The present patterns into `sink` (`Term::Chunks`, the feature its
+/// column), each for the side that has it: the tune's trace of them.
+pub fn add_terms<S: Sink>(board: &Board, sink: &mut S) {
+    for_each_feature(board, |feature, sign| {
+        sink.side(sign);
+        sink.add(Term::Chunks, 0, feature);
+    });
 }
 
 /// Each feature's weights, found by name in `psqt::PAWN_CHUNKS` (zero for a

@@ -1,36 +1,92 @@
 //! Writes fitted weights as Rust source in the exact shape of
 //! `engine/src/psqt.rs` (same names, layout and orientation), so the engine
-//! compiles them in.
+//! compiles them in: each group's table as the table of groups
+//! (`mach_engine::terms::GROUPS`) lays it out, between the lines that
+//! explain it.
 
 use std::fmt::Write;
 
 use mach_engine::psqt::{
-    KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N, KING_WEAK_N, MOBILITY_MAX, PHASE_INC,
-    PHASE_MAX, SAFE_CHECKS_N,
+    KING_ATTACKERS_N, KING_HITS_N, KING_WEAK_N, MOBILITY_MAX, PHASE_INC, PHASE_MAX, SAFE_CHECKS_N,
 };
+use mach_engine::terms::{Layout, Term};
 
-use mach_engine::pawn_chunks::FEATURES;
+use super::features::TEMPO_AT;
 
-use super::features::{
-    CHECKS_AT, CHUNKS_AT, KING_ATTACK_AT, KING_PAWNS_AT, MATERIAL_AT, MOBILITY_AT, MOBILITY_N,
-    PAIR_AT, PATH_AT, PST_AT, PUSH_AT, TARGETS_AT, TEMPO_AT, WEAK_AT,
-};
-
-const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+/// The declaration of `term`'s table in psqt.rs with weights `w`, laid out
+/// as its group says, through its last line break.
+fn declaration(term: Term, w: &[i32]) -> String {
+    let g = term.group();
+    let (name, ty) = (g.name, g.ty);
+    let pair = |row: usize, col: usize| {
+        let t = term.index(row, col);
+        format!("w({}, {})", w[2 * t], w[2 * t + 1])
+    };
+    // The weights of a row on one line.
+    let row = |r: usize| {
+        (0..g.cols)
+            .map(|c| pair(r, c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match g.layout {
+        Layout::Column => {
+            let lines: String = (0..g.rows)
+                .map(|r| format!("    {},\n", pair(r, 0)))
+                .collect();
+            format!("pub const {name}: {ty} = [\n{lines}];\n")
+        }
+        Layout::Rows => {
+            let lines: String = (0..g.rows)
+                .map(|r| format!("    [{}],\n", row(r)))
+                .collect();
+            format!("#[rustfmt::skip]\npub const {name}: {ty} = [\n{lines}];\n")
+        }
+        Layout::Line => {
+            let line = row(0);
+            format!("#[rustfmt::skip]\npub const {name}: {ty} = [{line}];\n")
+        }
+        Layout::Single => format!("pub const {name}: {ty} = {};\n", pair(0, 0)),
+        Layout::Named(names) => {
+            let lines: String = names
+                .iter()
+                .enumerate()
+                .map(|(c, n)| format!("    ({n:?}, {}),\n", pair(0, c)))
+                .collect();
+            format!("#[rustfmt::skip]\npub const {name}: {ty} = &[\n{lines}];\n")
+        }
+        Layout::Squares(rows) => {
+            let mut s = String::new();
+            for (half, phase) in ["MG", "EG"].into_iter().enumerate() {
+                let decl = format!("pub const {phase}_{name}: {ty} = [");
+                let _ = writeln!(s, "\n#[rustfmt::skip]\n{decl}");
+                for (r, row_name) in rows.iter().enumerate() {
+                    let _ = writeln!(s, "    [ // {row_name}");
+                    let at = |col: usize| w[2 * term.index(r, col) + half];
+                    // Columns as wide as the table's widest number, as PeSTO lists them.
+                    let width = (0..g.cols)
+                        .map(|col| at(col).to_string().len())
+                        .max()
+                        .unwrap_or(1);
+                    for rank in 0..g.cols / 8 {
+                        let line: Vec<String> = (0..8)
+                            .map(|f| format!("{:>width$}", at(rank * 8 + f)))
+                            .collect();
+                        let _ = writeln!(s, "        {},", line.join(", "));
+                    }
+                    s.push_str("    ],\n");
+                }
+                s.push_str("];\n");
+            }
+            s
+        }
+    }
+}
 
 /// The source of psqt.rs for integer weights `w`, with `provenance` (lines of
 /// command, data, seed and loss) in its header.
 pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
-    let pair = |t: usize| format!("w({}, {})", w[2 * t], w[2 * t + 1]);
-    // A table of `rows` x `cols` weights from term `at`, a row a line.
-    let table = |at: usize, rows: usize, cols: usize| {
-        (0..rows)
-            .map(|r| {
-                let row: Vec<String> = (0..cols).map(|c| pair(at + r * cols + c)).collect();
-                format!("    [{}],\n", row.join(", "))
-            })
-            .collect::<String>()
-    };
+    let d = |term: Term| declaration(term, w);
     let mut s = String::new();
     s.push_str(
         "//! Every evaluation number in one place.\n\
@@ -48,12 +104,9 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          #[derive(Clone, Copy, Debug, PartialEq, Eq)]\n\
          pub struct Weight {\n    pub mg: i32,\n    pub eg: i32,\n}\n\n\
          const fn w(mg: i32, eg: i32) -> Weight {\n    Weight { mg, eg }\n}\n\n\
-         /// Piece values, indexed pawn, knight, bishop, rook, queen, king.\n\
-         pub const MATERIAL: [Weight; 6] = [\n",
+         /// Piece values, indexed pawn, knight, bishop, rook, queen, king.\n",
     );
-    for r in 0..6 {
-        let _ = writeln!(s, "    {},", pair(MATERIAL_AT + r));
-    }
+    s.push_str(&d(Term::Material));
     let list = |v: &[i32]| {
         v.iter()
             .map(|x| x.to_string())
@@ -62,7 +115,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
     };
     let _ = write!(
         s,
-        "];\n\n\
+        "\n\
          /// Game-phase contribution of each piece (24 = all pieces on the board).\n\
          pub const PHASE_INC: [i32; 6] = [{}];\n\
          /// Phase of the starting position.\n\
@@ -72,8 +125,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// Mobility by count: `MOBILITY[piece][n]` is the value of a knight, bishop,\n\
          /// rook or queen that reaches `n` squares (not own-occupied, not attacked by\n\
          /// enemy pawns). Entries past `MOBILITY_MAX` are unused.\n\
-         #[rustfmt::skip]\n\
-         pub const MOBILITY: [[Weight; {MOBILITY_N}]; 4] = [\n{}];\n\
+         {mobility}\
          /// Pieces and squares the king-attack table counts: `KING_ATTACK[a][h]` is\n\
          /// the value of `a` knights, bishops, rooks and queens (at most {ka_max} counted)\n\
          /// reaching `h` squares of the enemy king's zone in all (its square and the\n\
@@ -83,103 +135,66 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          pub const KING_ATTACKERS_N: usize = {KING_ATTACKERS_N};\n\
          pub const KING_HITS_N: usize = {KING_HITS_N};\n\
          pub const KING_ATTACK_ROWS: usize = 2 * KING_ATTACKERS_N;\n\
-         #[rustfmt::skip]\n\
-         pub const KING_ATTACK: [[Weight; KING_HITS_N]; KING_ATTACK_ROWS] = [\n{}];\n\
+         {king_attack}\
          /// Safe checks: `SAFE_CHECKS[piece][n]` is the value of a side whose\n\
          /// knights, bishops, rooks or queens reach `n` squares (at most {sc_max} counted)\n\
          /// from which they would check the enemy king, squares neither occupied by\n\
          /// that side nor attacked by the enemy.\n\
          pub const SAFE_CHECKS_N: usize = {SAFE_CHECKS_N};\n\
-         #[rustfmt::skip]\n\
-         pub const SAFE_CHECKS: [[Weight; SAFE_CHECKS_N]; 4] = [\n{}];\n\
+         {checks}\
          /// Weak squares of the enemy king's zone: `KING_WEAK[n]` is the value of a\n\
          /// side that attacks `n` squares of the zone (at most {kw_max} counted) that the\n\
          /// enemy guards with no pawn, knight, bishop or rook.\n\
          pub const KING_WEAK_N: usize = {KING_WEAK_N};\n\
-         #[rustfmt::skip]\n\
-         pub const KING_WEAK: [Weight; KING_WEAK_N] = [{}];\n\
+         {weak}\
          /// Mobility onto enemy pieces: `TARGETS[piece][2 v + g]` is the value, for\n\
          /// each enemy pawn, knight, bishop, rook or queen (`v` 0-4) that a side's\n\
          /// pawns, knights, bishops, rooks, queens or king attack, of one the enemy\n\
          /// does not guard (`g` 0) or guards (`g` 1).\n\
-         #[rustfmt::skip]\n\
-         pub const TARGETS: [[Weight; 10]; 6] = [\n{}];\n\
+         {targets}\
          /// Pawn mobility: `PAWN_PUSH[row][s]` is the value of a pawn on its side's\n\
          /// second to seventh rank (`row` 0-5) whose square ahead holds a piece\n\
          /// (`s` 0), is attacked by an enemy pawn (1), by another enemy piece (2) or\n\
          /// by none (3).\n\
-         #[rustfmt::skip]\n\
-         pub const PAWN_PUSH: [[Weight; 4]; 6] = [\n{}];\n\
+         {push}\
          /// Pawn mobility by count: `PAWN_PATH[row][n]` is the value of a pawn on its\n\
          /// side's second to seventh rank (`row` 0-5) that could walk `n` squares up\n\
          /// its file, each holding no pawn and attacked by no enemy pawn (pieces\n\
          /// looked through); `n` = 6 - `row` is a pawn no enemy pawn can stop.\n\
-         #[rustfmt::skip]\n\
-         pub const PAWN_PATH: [[Weight; 7]; 6] = [\n{}];\n\
+         {path}\
          /// Pawns as each king sees them: `KING_PAWNS[2 bucket + theirs][sq]` is the\n\
          /// value, for a side whose king stands on file e, f, g or h (`bucket` 0-3;\n\
          /// files a-d are mirrored onto h-e), of its own (`theirs` 0) or an enemy\n\
          /// (`theirs` 1) pawn on `sq` = 8 x (rank - 2) + file, seen from the side's\n\
          /// end of the board with the same mirror.\n\
-         #[rustfmt::skip]\n\
-         pub const KING_PAWNS: [[Weight; 48]; 8] = [\n{}];\n\
+         {king_pawns}\
          /// Two bishops against fewer.\n\
-         pub const BISHOP_PAIR: Weight = {};\n\
+         {pair}\
          /// Side to move bonus.\n\
-         pub const TEMPO: i32 = {};\n\
+         pub const TEMPO: i32 = {tempo};\n\
          /// MACH's pawn chunks (pawn_chunks.rs): each feature's weights by name,\n\
          /// counted for the side that has the pattern; a feature not listed weighs\n\
          /// nothing. Used only with the `PawnChunks` option.\n\
-         #[rustfmt::skip]\n\
-         pub const PAWN_CHUNKS: &[(&str, Weight)] = &[\n{}];\n",
+         {chunks}",
         list(&PHASE_INC),
         MOBILITY_MAX.map(|m| m.to_string()).join(", "),
-        table(MOBILITY_AT, 4, MOBILITY_N),
-        table(KING_ATTACK_AT, KING_ATTACK_ROWS, KING_HITS_N),
-        table(CHECKS_AT, 4, SAFE_CHECKS_N),
-        (0..KING_WEAK_N)
-            .map(|n| pair(WEAK_AT + n))
-            .collect::<Vec<_>>()
-            .join(", "),
-        table(TARGETS_AT, 6, 10),
-        table(PUSH_AT, 6, 4),
-        table(PATH_AT, 6, 7),
-        table(KING_PAWNS_AT, 8, 48),
-        pair(PAIR_AT),
-        w[TEMPO_AT],
-        FEATURES
-            .iter()
-            .enumerate()
-            .map(|(f, name)| format!("    ({name:?}, {}),\n", pair(CHUNKS_AT + f)))
-            .collect::<String>(),
+        mobility = d(Term::Mobility),
+        king_attack = d(Term::KingAttack),
+        checks = d(Term::Checks),
+        weak = d(Term::Weak),
+        targets = d(Term::Targets),
+        push = d(Term::Push),
+        path = d(Term::Path),
+        king_pawns = d(Term::KingPawns),
+        pair = d(Term::Pair),
+        tempo = w[TEMPO_AT],
+        chunks = d(Term::Chunks),
         ka_max = KING_ATTACKERS_N - 1,
         kh_max = KING_HITS_N - 1,
         sc_max = SAFE_CHECKS_N - 1,
         kw_max = KING_WEAK_N - 1,
     );
-    for (name, half) in [("MG_PST", 0), ("EG_PST", 1)] {
-        let _ = write!(
-            s,
-            "\n#[rustfmt::skip]\npub const {name}: [[i32; 64]; 6] = [\n"
-        );
-        for (r, role) in ROLE_NAMES.iter().enumerate() {
-            let _ = writeln!(s, "    [ // {role}");
-            let at = |sq: usize| w[2 * (PST_AT + r * 64 + sq) + half];
-            // Columns as wide as the table's widest number, as PeSTO lists them.
-            let width = (0..64)
-                .map(|sq| at(sq).to_string().len())
-                .max()
-                .unwrap_or(1);
-            for rank in 0..8 {
-                let row: Vec<String> = (0..8)
-                    .map(|f| format!("{:>width$}", at(rank * 8 + f)))
-                    .collect();
-                let _ = writeln!(s, "        {},", row.join(", "));
-            }
-            s.push_str("    ],\n");
-        }
-        s.push_str("];\n");
-    }
+    s.push_str(&d(Term::Pst));
     s
 }
 
@@ -224,6 +239,17 @@ mod tests {
         ] {
             assert_eq!(numbers_of(&src, name), numbers_of(today, name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_compiled_tables_written_out_with_their_provenance_are_psqt_rs_itself() {
+        let today = include_str!("../../../engine/src/psqt.rs");
+        let provenance: Vec<String> = today[today.find("//! Command:").unwrap()..]
+            .lines()
+            .take_while(|l| l.starts_with("//! "))
+            .map(|l| l["//! ".len()..].to_string())
+            .collect();
+        assert_eq!(psqt_source(&compiled_weights(), &provenance), today);
     }
 
     #[test]

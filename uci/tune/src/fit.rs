@@ -4,9 +4,10 @@
 //! gradients from the linear model.
 
 use super::data::Dataset;
-use super::features::{MATERIAL_AT, N_PARAMS, PST_AT, TEMPO_AT};
+use super::features::{N_PARAMS, TEMPO_AT};
 use super::rng::Rng;
 use mach_engine::psqt::PHASE_MAX;
+use mach_engine::terms::Term;
 
 /// Evaluation of position `i` from White's side with weights `w` (the
 /// engine's formula without its integer rounding, so it is differentiable).
@@ -134,12 +135,12 @@ pub struct Settings {
 pub fn anchor(w: &mut [f64], start: &[f64]) {
     for r in 0..6 {
         for ph in 0..2 {
-            let m = 2 * (MATERIAL_AT + r) + ph;
+            let m = 2 * Term::Material.index(r, 0) + ph;
             w[m] = start[m];
             // Pawns stand on ranks 2-7 only (table index 8..56).
             let squares = if r == 0 { 8..56 } else { 0..64 };
             let n = squares.len() as f64;
-            let at = |sq: usize| 2 * (PST_AT + r * 64 + sq) + ph;
+            let at = |sq: usize| 2 * Term::Pst.index(r, sq) + ph;
             let drift: f64 = squares
                 .clone()
                 .map(|sq| w[at(sq)] - start[at(sq)])
@@ -285,12 +286,15 @@ mod tests {
         );
         let mut t2 = vec![true; N_PARAMS];
         assert_eq!(freeze_rare(&d, &mut t2, 0), 0);
-        let knight = 2 * (MATERIAL_AT + 1);
+        let knight = 2 * Term::Material.index(1, 0);
         assert!(
             t[knight] && t[knight + 1],
             "the knight's value is trainable"
         );
-        assert!(!t[2 * (MATERIAL_AT + 4)], "no queen in the set: frozen");
+        assert!(
+            !t[2 * Term::Material.index(4, 0)],
+            "no queen in the set: frozen"
+        );
         assert!(t[TEMPO_AT], "tempo is not a term and stays trainable");
     }
 
@@ -337,16 +341,16 @@ mod tests {
         let mean = |w: &[f64], r: usize, ph: usize| {
             let sq = if r == 0 { 8..56 } else { 0..64 };
             let n = sq.len() as f64;
-            sq.map(|q| w[2 * (PST_AT + r * 64 + q) + ph]).sum::<f64>() / n
+            sq.map(|q| w[2 * Term::Pst.index(r, q) + ph]).sum::<f64>() / n
         };
         for r in 0..6 {
             for ph in 0..2 {
-                let m = 2 * (MATERIAL_AT + r) + ph;
+                let m = 2 * Term::Material.index(r, 0) + ph;
                 assert_eq!(w[m], start[m]);
                 assert!((mean(&w, r, ph) - mean(&start, r, ph)).abs() < 1e-6);
             }
         }
-        let tables = 2 * PST_AT..2 * (PST_AT + 6 * 64);
+        let tables = 2 * Term::Pst.at()..2 * (Term::Pst.at() + Term::Pst.size());
         let moved: f64 = tables.map(|p| (w[p] - start[p]).abs()).sum();
         assert!(moved > 1.0, "the square tables were fitted");
     }
