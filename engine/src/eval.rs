@@ -41,17 +41,7 @@ const TABLES: Tables = {
     Tables { mg, eg }
 };
 
-/// Squares attacked by the pawns of `color`.
-#[inline]
-pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    let p = pawns.0;
-    Bitboard(match color {
-        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
-        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
-    })
-}
+pub use crate::pawn_pattern::pawn_attacks;
 
 /// What a knight, bishop, rook or queen on `sq` of the side whose pieces
 /// are `ours` reaches (`None` for a pawn or a king), with x-rays: a bishop

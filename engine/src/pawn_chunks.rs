@@ -9,14 +9,13 @@
 //! serves every position with the same pawns.
 
 use std::cell::Cell;
-use std::sync::OnceLock;
 
 use shakmaty::{Board, Color};
 
-use crate::eval::pawn_attacks;
 pub use crate::pawn_chunk_patterns::{FEATURES, N_FEATURES, N_PATTERNS, PATTERNS};
+use crate::pawn_pattern::pawn_attacks;
 use crate::pawn_pattern::{fill_presence, Pawns, Side};
-use crate::psqt::{Weight, PAWN_CHUNKS};
+use crate::psqt::Weight;
 use crate::terms::{Sink, Term};
 
 /// The compiled patterns present on `board`: `f(feature, +1 or -1)`.
@@ -50,26 +49,9 @@ pub fn add_terms<S: Sink>(board: &Board, sink: &mut S) {
     });
 }
 
-/// Each feature's weights, found by name in `psqt::PAWN_CHUNKS` (zero for a
-/// feature the fit has not seen), so a changed library never breaks the build.
-pub fn weights() -> &'static [Weight] {
-    static WEIGHTS: OnceLock<Vec<Weight>> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        FEATURES
-            .iter()
-            .map(|f| {
-                PAWN_CHUNKS
-                    .iter()
-                    .find(|(name, _)| name == f)
-                    .map_or(Weight { mg: 0, eg: 0 }, |(_, w)| *w)
-            })
-            .collect()
-    })
-}
-
 /// White's middlegame and endgame sum of the present patterns' weights.
 pub fn white_weight(board: &Board) -> Weight {
-    let weights = weights();
+    let weights = crate::terms::chunk_weights();
     let mut w = Weight { mg: 0, eg: 0 };
     for_each_feature(board, |feature, sign| {
         w.mg += sign * weights[feature].mg;

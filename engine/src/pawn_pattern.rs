@@ -5,8 +5,6 @@
 
 use shakmaty::{Bitboard, Color};
 
-use crate::eval::pawn_attacks;
-
 /// Which side's pawns a test reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -273,4 +271,16 @@ mod tests {
         assert!(holds(&[on_d5(true)], &p, &[]));
         assert!(!holds(&[on_d5(false)], &p, &[]));
     }
+}
+
+/// Squares attacked by the pawns of `color`.
+#[inline]
+pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
+        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
+    })
 }

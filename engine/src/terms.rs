@@ -6,10 +6,11 @@
 //! order its place among the tune's coefficients.
 
 use crate::pawn_chunk_patterns::{FEATURES, N_FEATURES};
-use crate::pawn_chunks;
+use std::sync::OnceLock;
+
 use crate::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_PAWNS, KING_WEAK, MATERIAL, MG_PST, MOBILITY,
-    PAWN_PATH, PAWN_PUSH, SAFE_CHECKS, TARGETS,
+    PAWN_CHUNKS, PAWN_PATH, PAWN_PUSH, SAFE_CHECKS, TARGETS,
 };
 
 /// A group of weights, in the order of [`GROUPS`].
@@ -256,7 +257,7 @@ impl Term {
             Term::Push => PAWN_PUSH[row][col],
             Term::Path => PAWN_PATH[row][col],
             Term::KingPawns => KING_PAWNS[row][col],
-            Term::Chunks => pawn_chunks::weights()[col],
+            Term::Chunks => chunk_weights()[col],
         }
     }
 }
@@ -317,4 +318,21 @@ mod tests {
         assert_eq!(Term::Mobility.weight(3, 27), MOBILITY[3][27]);
         assert_eq!(Term::Weak.weight(0, 2), KING_WEAK[2]);
     }
+}
+
+/// Each feature's weights, found by name in `psqt::PAWN_CHUNKS` (zero for a
+/// feature the fit has not seen), so a changed library never breaks the build.
+pub fn chunk_weights() -> &'static [Weight] {
+    static WEIGHTS: OnceLock<Vec<Weight>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        FEATURES
+            .iter()
+            .map(|f| {
+                PAWN_CHUNKS
+                    .iter()
+                    .find(|(name, _)| name == f)
+                    .map_or(Weight { mg: 0, eg: 0 }, |(_, w)| *w)
+            })
+            .collect()
+    })
 }
