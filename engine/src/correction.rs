@@ -78,7 +78,7 @@ impl Correction {
     pub fn of(&self, pos: &Chess) -> i32 {
         let (pawn, [white, black]) = slots(pos);
         let pieces = self.pieces[white] as i32 + self.pieces[black] as i32;
-        (self.pawns[pawn] as i32 * CORR_PAWN_WEIGHT + pieces * CORR_PIECE_WEIGHT) / SCALE
+        (self.pawns[pawn] as i32 * CORR_PAWN_WEIGHT() + pieces * CORR_PIECE_WEIGHT()) / SCALE
     }
 
     /// `raw` (a static evaluation of `pos`) corrected, kept clear of mate scores.
@@ -128,7 +128,7 @@ mod tests {
         for _ in 0..400 {
             c.update(&pos, 10, -5000);
         }
-        let floor = -LIMIT * (CORR_PAWN_WEIGHT + 2 * CORR_PIECE_WEIGHT) / SCALE;
+        let floor = -LIMIT * (CORR_PAWN_WEIGHT() + 2 * CORR_PIECE_WEIGHT()) / SCALE;
         let k = c.of(&pos);
         assert!((floor..=floor + 2).contains(&k), "{k} {floor}");
     }

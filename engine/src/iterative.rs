@@ -114,7 +114,10 @@ impl Searcher<'_> {
             if searched == 1 {
                 score = -self.search(&child, child_key, new_depth, 1, -b, -a, false);
             } else {
-                let r = if depth >= LMR_MIN_DEPTH && !is_tactical(m) && !gives_check && searched > 3
+                let r = if depth >= LMR_MIN_DEPTH()
+                    && !is_tactical(m)
+                    && !gives_check
+                    && searched > 3
                 {
                     (lmr(depth, searched) - 1).clamp(0, (new_depth - 1).max(0))
                 } else {
@@ -198,9 +201,9 @@ impl Searcher<'_> {
             }
             for pv_idx in 0..lines {
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = ASPIRATION_DELTA();
                 let (mut alpha, mut beta) =
-                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                    if depth >= ASPIRATION_MIN_DEPTH() && prev.abs() < MATE_BOUND {
                         ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                     } else {
                         (-INFINITE, INFINITE)

@@ -75,7 +75,7 @@ impl Searcher<'_> {
             if !in_check {
                 let gain = m.capture().map_or(value(Role::Pawn), value)
                     + m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
-                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                if stand_pat + gain + DELTA_MARGIN() <= alpha {
                     continue;
                 }
                 // Losing captures are skipped, unless they check (a sacrifice that mates).

@@ -18,7 +18,7 @@ use crate::tt::{Bound, Entry};
 /// The history bonus (and malus) a search of `depth` plies earns:
 /// linear in depth, capped, never negative.
 fn history_bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
+    (HISTORY_BONUS_PER_PLY() * depth - HISTORY_BONUS_OFFSET()).clamp(0, HISTORY_BONUS_MAX())
 }
 
 /// Has the side to move a piece other than pawns and king? Without one,
@@ -161,9 +161,9 @@ impl Searcher<'_> {
 
         if !pv_node && !in_check && excluded.is_none() {
             // Razoring: so far below alpha that only captures could help.
-            if depth <= RAZOR_MAX_DEPTH
+            if depth <= RAZOR_MAX_DEPTH()
                 && alpha.abs() < MATE_BOUND
-                && est + RAZOR_BASE + RAZOR_PER_DEPTH2 * depth * depth <= alpha
+                && est + RAZOR_BASE() + RAZOR_PER_DEPTH2() * depth * depth <= alpha
             {
                 let s = self.qsearch(pos, key, ply, alpha, alpha + 1);
                 if self.stopped {
@@ -175,25 +175,25 @@ impl Searcher<'_> {
             }
 
             // Reverse futility: so far above beta that a shallow search will not fall below it.
-            if depth <= RFP_MAX_DEPTH
+            if depth <= RFP_MAX_DEPTH()
                 && beta.abs() < MATE_BOUND
-                && est - RFP_MARGIN * (depth - improving as i32) >= beta
+                && est - RFP_MARGIN() * (depth - improving as i32) >= beta
             {
                 return est;
             }
 
             // Null move: if passing still fails high, a real move will too.
             let last_was_null = ply > 0 && self.stack[ply - 1].mv.is_none();
-            if depth >= NMP_MIN_DEPTH
+            if depth >= NMP_MIN_DEPTH()
                 && est >= beta
                 && !last_was_null
                 && ply >= self.nmp_min_ply
                 && beta > -MATE_BOUND
                 && has_non_pawn_material(pos)
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((est - beta) / NMP_EVAL_DIVISOR).min(3);
+                let r = NMP_BASE_REDUCTION()
+                    + depth / NMP_DEPTH_DIVISOR()
+                    + ((est - beta) / NMP_EVAL_DIVISOR()).min(3);
                 if let Some((child, child_key)) = board::null_move(pos) {
                     self.keys.push(child_key);
                     let s = -self.search(
@@ -211,7 +211,7 @@ impl Searcher<'_> {
                     }
                     if s >= beta {
                         let s = if s >= MATE_BOUND { beta } else { s };
-                        if depth < NMP_VERIFY_DEPTH {
+                        if depth < NMP_VERIFY_DEPTH() {
                             return s;
                         }
                         // Deep: verify with a reduced search without null moves nearby.
@@ -230,7 +230,7 @@ impl Searcher<'_> {
         }
 
         // Internal iterative reduction: no TT move here means a poorly known node.
-        if depth >= IIR_MIN_DEPTH && tt_move == NO_MOVE && (pv_node || cut_node) {
+        if depth >= IIR_MIN_DEPTH() && tt_move == NO_MOVE && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -268,7 +268,7 @@ impl Searcher<'_> {
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let mut move_count = 0usize;
-        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (LMP_BASE() + depth * depth) / if improving { 1 } else { 2 };
 
         loop {
             let (m, order) = if let Some(m) = tt_first.take() {
@@ -308,30 +308,34 @@ impl Searcher<'_> {
                 if quiet {
                     // Late-move pruning and futility hold for every later
                     // quiet move too: the picker drops them (checks as well).
-                    if depth <= LMP_MAX_DEPTH && move_count as i32 >= lmp_limit {
+                    if depth <= LMP_MAX_DEPTH() && move_count as i32 >= lmp_limit {
                         if let Some(p) = picker.as_mut() {
                             p.skip_quiets();
                         }
                         continue;
                     }
                     // A quiet move that has done badly after these moves before.
-                    if depth <= CONT_PRUNE_MAX_DEPTH && cont_history < -CONT_PRUNE_MARGIN * depth {
+                    if depth <= CONT_PRUNE_MAX_DEPTH()
+                        && cont_history < -CONT_PRUNE_MARGIN() * depth
+                    {
                         continue;
                     }
                     // Futility: a quiet move that cannot lift a low static eval to alpha.
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && est + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    if depth <= FUTILITY_MAX_DEPTH()
+                        && est + FUTILITY_BASE() + FUTILITY_PER_PLY() * depth <= alpha
                     {
                         if let Some(p) = picker.as_mut() {
                             p.skip_quiets();
                         }
                         continue;
                     }
-                    if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
+                    if depth <= SEE_PRUNE_MAX_DEPTH()
+                        && !see_ge(pos, m, -SEE_QUIET_MARGIN() * depth)
+                    {
                         continue;
                     }
-                } else if depth <= SEE_PRUNE_MAX_DEPTH
-                    && (under_promotion || !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth * depth))
+                } else if depth <= SEE_PRUNE_MAX_DEPTH()
+                    && (under_promotion || !see_ge(pos, m, -SEE_CAPTURE_MARGIN() * depth * depth))
                 {
                     continue;
                 }
@@ -347,16 +351,16 @@ impl Searcher<'_> {
             // Singular extension: if every other move fails well below the TT
             // move's score, the TT move is forced here: look one ply further.
             if let Some(e) = tt.filter(|e| {
-                depth >= SE_MIN_DEPTH
+                depth >= SE_MIN_DEPTH()
                     && near_root
                     && excluded.is_none()
                     && e.mv == encode(m)
-                    && e.depth >= depth - SE_TT_DEPTH_MARGIN
+                    && e.depth >= depth - SE_TT_DEPTH_MARGIN()
                     && e.bound != Bound::Upper
                     && from_tt(e.score, ply).abs() < MATE_BOUND
             }) {
                 let tt_score = from_tt(e.score, ply);
-                let singular_beta = tt_score - SE_BETA_MARGIN * depth;
+                let singular_beta = tt_score - SE_BETA_MARGIN() * depth;
                 self.stack[ply].excluded = Some(m);
                 let s = self.search(
                     pos,
@@ -394,7 +398,7 @@ impl Searcher<'_> {
             } else {
                 // Late move reduction for quiet and losing moves late in the list.
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH
+                if depth >= LMR_MIN_DEPTH()
                     && !is_advised
                     && move_count > 1 + pv_node as usize
                     && (quiet || MovePicker::is_bad_capture_score(order))
@@ -409,7 +413,8 @@ impl Searcher<'_> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= (self.hist.quiet(pos.turn(), m) + cont_history) / LMR_HISTORY_DIVISOR;
+                        r -=
+                            (self.hist.quiet(pos.turn(), m) + cont_history) / LMR_HISTORY_DIVISOR();
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -427,8 +432,8 @@ impl Searcher<'_> {
                     // The reduced search beat alpha: search again at full
                     // depth, one ply more if it beat the best score by far,
                     // one less if it barely reached it (Stockfish's).
-                    new_depth += (s > best_score + DEEPER_MARGIN + 2 * new_depth) as i32
-                        - (s < best_score + SHALLOWER_MARGIN) as i32;
+                    new_depth += (s > best_score + DEEPER_MARGIN() + 2 * new_depth) as i32
+                        - (s < best_score + SHALLOWER_MARGIN()) as i32;
                     if new_depth > new_depth_reduced {
                         s = -self.search(
                             &child,

@@ -1,7 +1,7 @@
 //! One search thread's state and what all threads of a search share.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, RwLock};
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
@@ -164,23 +164,50 @@ pub(crate) struct Searcher<'a> {
     single_thread: bool,
 }
 
-/// Late move reductions in plies, by depth and move number.
-pub(crate) fn lmr(depth: i32, moves: usize) -> i32 {
-    static TABLE: OnceLock<Vec<[i32; 64]>> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        (0..64)
-            .map(|d| {
-                let mut row = [0; 64];
-                for (m, r) in row.iter_mut().enumerate().skip(1) {
-                    if d > 0 {
-                        *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-                    }
+/// The late move reductions of every depth and move number below 64, in
+/// plies, from `LMR_BASE` and `LMR_DIVISOR` (hundredths: 75 / 100.0 is
+/// exactly 0.75, so the table is the one the constants 0.75 and 2.25 gave).
+fn lmr_table() -> Vec<[i32; 64]> {
+    let base = LMR_BASE() as f64 / 100.0;
+    let divisor = LMR_DIVISOR() as f64 / 100.0;
+    (0..64)
+        .map(|d| {
+            let mut row = [0; 64];
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                if d > 0 {
+                    *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
                 }
-                row
-            })
-            .collect()
-    });
+            }
+            row
+        })
+        .collect()
+}
+
+/// Late move reductions in plies, by depth and move number.
+#[cfg(not(feature = "spsa"))]
+pub(crate) fn lmr(depth: i32, moves: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<Vec<[i32; 64]>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(lmr_table);
     t[(depth.max(0) as usize).min(63)][moves.min(63)]
+}
+
+/// Late move reductions in plies, by depth and move number; with the
+/// feature `spsa` each thread builds its table again after a `params::set`.
+#[cfg(feature = "spsa")]
+pub(crate) fn lmr(depth: i32, moves: usize) -> i32 {
+    use std::cell::RefCell;
+    thread_local! {
+        static TABLE: RefCell<(u64, Vec<[i32; 64]>)> =
+            const { RefCell::new((u64::MAX, Vec::new())) };
+    }
+    let generation = crate::params::generation();
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.0 != generation || t.1.is_empty() {
+            *t = (generation, lmr_table());
+        }
+        t.1[(depth.max(0) as usize).min(63)][moves.min(63)]
+    })
 }
 
 impl<'a> Searcher<'a> {

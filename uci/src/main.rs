@@ -57,6 +57,8 @@ enum Cmd {
     Learn(cmd::learn::Args),
     /// Fit every evaluation weight to game results (Texel tuning); writes psqt.rs.
     Tune(mach_tune::Args),
+    /// Tune the search parameters by SPSA in games against itself (resumable); writes params.rs.
+    Spsa(cmd::spsa::Args),
 }
 
 fn main() {
@@ -89,6 +91,7 @@ fn main() {
         Some(Cmd::Match(args)) => mach_runner::run(&args),
         Some(Cmd::Sprt(args)) => cmd::sprt::run(&args),
         Some(Cmd::Tune(args)) => mach_tune::run(&args),
+        Some(Cmd::Spsa(args)) => cmd::spsa::run(&args),
     };
     if let Err(e) = result {
         // Errors may quote a file's text (a PGN tag): no control characters.

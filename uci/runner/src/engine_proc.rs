@@ -253,6 +253,13 @@ fn info_score(line: &str) -> Option<i32> {
     }
 }
 
+/// The name an `option name NAME type ...` line declares.
+fn option_name(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("option name ")?;
+    let name = rest.split(" type ").next()?.trim();
+    (!name.is_empty()).then_some(name)
+}
+
 /// A running engine: its process, its input, and its output line by line.
 pub struct EngineProc {
     /// The engine's name with its process id, for the log.
@@ -260,6 +267,8 @@ pub struct EngineProc {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The names of the options it declared before `uciok`.
+    declared: Vec<String>,
 }
 
 /// Time allowed for `uciok` and `readyok`.
@@ -311,9 +320,20 @@ impl EngineProc {
             child,
             stdin,
             lines: rx,
+            declared: Vec::new(),
         };
         e.send("uci")?;
-        e.wait_for(|l| l.trim() == "uciok", HANDSHAKE)?;
+        let mut declared = Vec::new();
+        e.wait_for(
+            |l| {
+                if let Some(name) = option_name(l) {
+                    declared.push(name.to_string());
+                }
+                l.trim() == "uciok"
+            },
+            HANDSHAKE,
+        )?;
+        e.declared = declared;
         for (name, value) in &spec.options {
             e.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -335,10 +355,15 @@ impl EngineProc {
             .map(|_| ())
     }
 
+    /// Whether the engine declared an option of this name (case-insensitive, as UCI matches).
+    pub fn declares(&self, name: &str) -> bool {
+        self.declared.iter().any(|d| d.eq_ignore_ascii_case(name))
+    }
+
     /// Waits at most `timeout` for a line that satisfies `pred`, dropping others.
     fn wait_for(
         &mut self,
-        pred: impl Fn(&str) -> bool,
+        mut pred: impl FnMut(&str) -> bool,
         timeout: Duration,
     ) -> Result<String, Failure> {
         let deadline = Instant::now() + timeout;
@@ -458,6 +483,20 @@ fn end(child: &mut Child) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_option_line_names_its_option_even_with_spaces_in_the_name() {
+        assert_eq!(
+            option_name("option name Move Overhead type spin default 30 min 0 max 10000"),
+            Some("Move Overhead")
+        );
+        assert_eq!(
+            option_name("option name RFP_MARGIN type spin default 75 min 30 max 150"),
+            Some("RFP_MARGIN")
+        );
+        assert_eq!(option_name("id name Mach"), None);
+        assert_eq!(option_name("option name  type check"), None);
+    }
 
     #[test]
     fn scores_from_info_lines() {

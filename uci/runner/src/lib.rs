@@ -10,6 +10,7 @@ mod engine_proc;
 mod game;
 mod interrupt;
 mod openings;
+pub mod pairs;
 mod pgn;
 mod preset;
 mod reaper;
@@ -19,19 +20,21 @@ pub mod summary;
 mod tally;
 mod types;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::Color;
 
-use adjudicate::Adjudication;
-use engine_proc::{EngineProc, EngineSpec};
+pub use adjudicate::Adjudication;
+use engine_proc::EngineProc;
+pub use engine_proc::EngineSpec;
 use openings::Format;
 use stats::{EloModel, Pentanomial, Sprt};
 use tally::Tally;
-use types::{Control, GameResult, Opening, Played};
+pub use types::{Control, Opening};
+use types::{GameResult, Played};
 
 use mach_files as paths;
 
@@ -112,7 +115,7 @@ pub struct Args {
 }
 
 /// One `--engine` group (`cmd=... name=... arg=... option.X=...`) as a spec.
-fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
+pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec {
         cmd: String::new(),
         args: Vec::new(),
@@ -157,7 +160,11 @@ fn control(a: &Args) -> Result<Control, String> {
     if let Some(ms) = a.movetime {
         return Ok(Control::MoveTime(ms));
     }
-    let tc = a.tc.as_deref().unwrap_or("10+0.1");
+    parse_tc(a.tc.as_deref().unwrap_or("10+0.1"))
+}
+
+/// A `--tc` BASE+INC in seconds (`10+0.1`, or `60` for no increment) as a clock.
+pub fn parse_tc(tc: &str) -> Result<Control, String> {
     let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
     let secs = |s: &str| {
         s.trim()
@@ -291,28 +298,13 @@ fn plan(a: &Args) -> Result<Plan, String> {
     if specs.len() != 2 {
         return Err("give two engines (--engine cmd=... twice), or --advice-vs-none".into());
     }
-    let mut book: Vec<Opening> = match &openings_path {
-        Some(p) => {
-            let source = paths::input(p)?;
-            let f = a
-                .format
-                .or_else(|| Format::guess(&source.name()))
-                .ok_or("give --format epd|pgn|tsv")?;
-            openings::load(&source, f)?
-        }
-        None => vec![Opening {
-            name: "start position".into(),
-            start: Default::default(),
-            fen: None,
-            moves: Vec::new(),
-        }],
-    };
-    if let Some(n) = a.plies {
-        book = openings::cut(book, n);
-    }
-    if !a.sequential {
-        shuffle(&mut book, a.seed);
-    }
+    let book = book(
+        openings_path.as_deref(),
+        a.format,
+        a.plies,
+        a.sequential,
+        a.seed,
+    )?;
     if a.advice_vs_none {
         // After every argument was checked: a typo must not cost an index build.
         preset::ensure_default_index()?;
@@ -331,6 +323,49 @@ fn plan(a: &Args) -> Result<Plan, String> {
         book,
         pairs,
     })
+}
+
+/// The openings of a file argument (`None`: the start position), cut to
+/// `plies` if given, in file order or shuffled by `seed`.
+fn book(
+    path: Option<&Path>,
+    format: Option<Format>,
+    plies: Option<usize>,
+    sequential: bool,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
+    let mut book: Vec<Opening> = match path {
+        Some(p) => {
+            let source = paths::input(p)?;
+            let f = format
+                .or_else(|| Format::guess(&source.name()))
+                .ok_or("give --format epd|pgn|tsv")?;
+            openings::load(&source, f)?
+        }
+        None => vec![Opening {
+            name: "start position".into(),
+            start: Default::default(),
+            fen: None,
+            moves: Vec::new(),
+        }],
+    };
+    if let Some(n) = plies {
+        book = openings::cut(book, n);
+    }
+    if !sequential {
+        shuffle(&mut book, seed);
+    }
+    Ok(book)
+}
+
+/// The openings as `mach match --openings PATH --plies N --seed S` plays
+/// them (format from the file name), for other drivers (`mach spsa`).
+pub fn load_openings(
+    path: Option<&Path>,
+    plies: Option<usize>,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
+    book(path, None, plies, false, seed)
 }
 
 /// Runs `mach match`: plays the games on `--concurrency` workers, prints the

@@ -12,4 +12,5 @@ pub mod index;
 pub mod learn;
 pub mod perft;
 pub mod sprt;
+pub mod spsa;
 pub mod tree;

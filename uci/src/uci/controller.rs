@@ -253,10 +253,7 @@ impl Controller {
                         return Ok(());
                     }
                 };
-                let needs_engine = matches!(
-                    change,
-                    Change::Hash(_) | Change::Threads(_) | Change::ClearHash
-                );
+                let needs_engine = change.waits_for_search();
                 if busy && needs_engine {
                     return Err(Msg::Command(Command::SetOption { name, value }));
                 }
@@ -354,6 +351,12 @@ impl Controller {
             Change::ExperienceMinDepth(d) => self.experience.set(|o| o.min_depth = d, &self.root),
             Change::BookMargin(cp) => self.book.margin = cp,
             Change::BookVerifyNodes(n) => self.book.verify_nodes = n,
+            #[cfg(feature = "spsa")]
+            Change::SearchParam(name, value) => {
+                if let Err(e) = mach_engine::params::set(name, value) {
+                    info_string(&e);
+                }
+            }
         }
     }
 

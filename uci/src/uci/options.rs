@@ -282,7 +282,28 @@ pub fn declarations() -> Vec<String> {
                 default().display()
             ),
         })
+        .chain(search_param_declarations())
         .collect()
+}
+
+/// The search parameters as spin options (feature `spsa`; engine/src/params.rs).
+#[cfg(feature = "spsa")]
+fn search_param_declarations() -> Vec<String> {
+    mach_engine::params::TUNABLES
+        .iter()
+        .map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        })
+        .collect()
+}
+
+/// Without the feature `spsa` the search parameters are constants, not options.
+#[cfg(not(feature = "spsa"))]
+fn search_param_declarations() -> Vec<String> {
+    Vec::new()
 }
 
 /// A checked `setoption`.
@@ -322,11 +343,74 @@ pub enum Change {
     ExperienceMinDepth(i32),
     BookMargin(i32),
     BookVerifyNodes(u64),
+    /// A search parameter (feature `spsa`): its name as engine/src/params.rs
+    /// spells it, and its value, within its range.
+    #[cfg(feature = "spsa")]
+    SearchParam(&'static str, i32),
+}
+
+impl Change {
+    /// Whether the change must wait for the search under way to end (it
+    /// changes the engine, or numbers the search reads).
+    pub fn waits_for_search(&self) -> bool {
+        matches!(
+            self,
+            Change::Hash(_) | Change::Threads(_) | Change::ClearHash
+        ) || is_search_param(self)
+    }
+}
+
+/// Whether `change` sets a search parameter.
+#[cfg(feature = "spsa")]
+fn is_search_param(change: &Change) -> bool {
+    matches!(change, Change::SearchParam(..))
+}
+
+/// Without the feature `spsa` no change sets a search parameter.
+#[cfg(not(feature = "spsa"))]
+fn is_search_param(_: &Change) -> bool {
+    false
+}
+
+/// A `setoption` of a search parameter (feature `spsa`), checked as a spin
+/// option; `None` if `name` is no search parameter.
+#[cfg(feature = "spsa")]
+fn search_param(
+    name: &str,
+    value: Option<&str>,
+) -> Option<Result<(Change, Option<String>), String>> {
+    let t = mach_engine::params::tunable(name)?;
+    let Some(v) = value.map(str::trim) else {
+        return Some(Err(format!("option '{}' needs a value", t.name)));
+    };
+    let Ok(n) = v.parse::<i64>() else {
+        return Some(Err(format!(
+            "option '{}' takes a whole number, not '{v}'",
+            t.name
+        )));
+    };
+    let c = n.clamp(t.min as i64, t.max as i64);
+    let note = (c != n).then(|| {
+        format!(
+            "{} {n} is out of range {}..{}, using {c}",
+            t.name, t.min, t.max
+        )
+    });
+    Some(Ok((Change::SearchParam(t.name, c as i32), note)))
+}
+
+/// Without the feature `spsa` no option is a search parameter.
+#[cfg(not(feature = "spsa"))]
+fn search_param(_: &str, _: Option<&str>) -> Option<Result<(Change, Option<String>), String>> {
+    None
 }
 
 /// Checks a `setoption`; the error says why it was refused. A spin value out
 /// of range is clamped (and `note` says so), as GUIs expect.
 pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>), String> {
+    if let Some(checked) = search_param(name, value) {
+        return checked;
+    }
     let Some(def) = OPTIONS
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
@@ -462,6 +546,36 @@ mod tests {
             };
             assert!(check(o.name, value.as_deref()).is_ok(), "{}", o.name);
         }
+    }
+
+    #[cfg(feature = "spsa")]
+    #[test]
+    fn every_search_parameter_is_a_spin_option_of_its_own_name() {
+        let lines = declarations();
+        for t in mach_engine::params::TUNABLES {
+            let line = format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            );
+            assert!(lines.contains(&line), "{line}");
+            assert_eq!(
+                check(&t.name.to_lowercase(), Some(t.default.to_string().as_str())).unwrap(),
+                (Change::SearchParam(t.name, t.default), None)
+            );
+        }
+        let (c, note) = check("RFP_MARGIN", Some("100000")).unwrap();
+        let max = mach_engine::params::tunable("RFP_MARGIN").unwrap().max;
+        assert_eq!(c, Change::SearchParam("RFP_MARGIN", max));
+        assert!(note.is_some());
+        assert!(check("RFP_MARGIN", Some("wide")).is_err());
+        assert!(c.waits_for_search());
+    }
+
+    #[cfg(not(feature = "spsa"))]
+    #[test]
+    fn without_the_spsa_feature_search_parameters_are_no_options() {
+        assert!(check("RFP_MARGIN", Some("75")).is_err());
+        assert!(!declarations().iter().any(|l| l.contains("RFP_MARGIN")));
     }
 
     #[test]
