@@ -230,6 +230,18 @@ pub fn for_each_in(
     }
 }
 
+/// Squares attacked by the pawns of `color`.
+#[inline]
+pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
+        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,16 +283,4 @@ mod tests {
         assert!(holds(&[on_d5(true)], &p, &[]));
         assert!(!holds(&[on_d5(false)], &p, &[]));
     }
-}
-
-/// Squares attacked by the pawns of `color`.
-#[inline]
-pub fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    let p = pawns.0;
-    Bitboard(match color {
-        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
-        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
-    })
 }

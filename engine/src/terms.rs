@@ -282,6 +282,23 @@ pub trait Sink {
     }
 }
 
+/// Each feature's weights, found by name in `psqt::PAWN_CHUNKS` (zero for a
+/// feature the fit has not seen), so a changed library never breaks the build.
+pub fn chunk_weights() -> &'static [Weight] {
+    static WEIGHTS: OnceLock<Vec<Weight>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        FEATURES
+            .iter()
+            .map(|f| {
+                PAWN_CHUNKS
+                    .iter()
+                    .find(|(name, _)| name == f)
+                    .map_or(Weight { mg: 0, eg: 0 }, |(_, w)| *w)
+            })
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,21 +335,4 @@ mod tests {
         assert_eq!(Term::Mobility.weight(3, 27), MOBILITY[3][27]);
         assert_eq!(Term::Weak.weight(0, 2), KING_WEAK[2]);
     }
-}
-
-/// Each feature's weights, found by name in `psqt::PAWN_CHUNKS` (zero for a
-/// feature the fit has not seen), so a changed library never breaks the build.
-pub fn chunk_weights() -> &'static [Weight] {
-    static WEIGHTS: OnceLock<Vec<Weight>> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        FEATURES
-            .iter()
-            .map(|f| {
-                PAWN_CHUNKS
-                    .iter()
-                    .find(|(name, _)| name == f)
-                    .map_or(Weight { mg: 0, eg: 0 }, |(_, w)| *w)
-            })
-            .collect()
-    })
 }
