@@ -51,6 +51,14 @@ pub const DRAW: Draw = Draw {
 };
 
 impl Adjudication {
+    /// The rules of an `--adjudicate` argument: none when it is absent.
+    pub fn from_arg(words: Option<&[String]>) -> Result<Adjudication, String> {
+        Ok(words
+            .map(Adjudication::parse)
+            .transpose()?
+            .unwrap_or_default())
+    }
+
     /// `--adjudicate` words: none turns both rules on with their defaults;
     /// `resign` or `draw` turns one on; `resign_moves=N resign_score=CP
     /// draw_from=N draw_moves=N draw_score=CP` set (and turn on) a rule.

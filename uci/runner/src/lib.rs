@@ -282,12 +282,7 @@ fn plan(a: &Args) -> Result<Plan, String> {
             ));
         }
     }
-    let rules = a
-        .adjudicate
-        .as_deref()
-        .map(Adjudication::parse)
-        .transpose()?
-        .unwrap_or_default();
+    let rules = Adjudication::from_arg(a.adjudicate.as_deref())?;
     let mut openings_path = a.openings.clone();
     if a.advice_vs_none {
         specs = preset::advice_vs_none_engines()?;

@@ -513,12 +513,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         Some(n) => Control::Nodes(n),
         None => mach_runner::parse_tc(&a.tc)?,
     };
-    let rules = a
-        .adjudicate
-        .as_deref()
-        .map(Adjudication::parse)
-        .transpose()?
-        .unwrap_or_default();
+    let rules = Adjudication::from_arg(a.adjudicate.as_deref())?;
     let book = mach_runner::load_openings(a.openings.as_deref(), a.plies, s.seed)?;
     if book.is_empty() {
         return Err("--openings: no opening in the file".into());
