@@ -8,7 +8,7 @@ use crate::history::piece_to;
 use crate::ordering::{is_tactical, MovePicker, Path};
 use crate::params::*;
 use crate::report::{Info, Reporter};
-use crate::score::{is_mate, DisplayScore, INFINITE, MATE_BOUND, MAX_PLY};
+use crate::score::{from_tt, is_mate, DisplayScore, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::thread::{lmr, RootMove, Searcher};
 use crate::tt::Bound;
 
@@ -294,8 +294,61 @@ impl Searcher<'_> {
         if self.is_main() && outcome.depth == 0 {
             self.first_iteration_cut_off(reporter, &mut outcome);
         }
+        if self.is_main() && lines == 1 {
+            self.deeper_experience(reporter, &mut outcome);
+        }
         self.publish_nodes();
         outcome
+    }
+
+    /// The experience knows the root from a search at least
+    /// `EXPERIENCE_ROOT_MARGIN` plies deeper than this one reached (an
+    /// analysis by `mach learn`, a longer game's search): its move and score
+    /// are the answer, reported as one more line at the record's depth. Not
+    /// when analysing (`go infinite`, `go mate`, `searchmoves`: the caller
+    /// asked for this search's own answer), and only for a legal move.
+    fn deeper_experience(&self, reporter: &dyn Reporter, outcome: &mut Outcome) {
+        let limits = &self.shared.limits;
+        if limits.infinite || limits.mate.is_some() || !limits.searchmoves.is_empty() {
+            return;
+        }
+        let Some(known) = self
+            .shared
+            .experience
+            .as_ref()
+            .and_then(|x| x.probe(*self.keys.last().unwrap()))
+        else {
+            return;
+        };
+        if known.depth < outcome.depth + EXPERIENCE_ROOT_MARGIN {
+            return;
+        }
+        let Some(rm) = self
+            .root_moves
+            .iter()
+            .find(|rm| crate::moves::encode(rm.mv) == known.mv)
+        else {
+            return;
+        };
+        *outcome = Outcome {
+            depth: known.depth,
+            pv: vec![rm.mv],
+            score: from_tt(known.score, 0),
+        };
+        let elapsed = self.shared.control.elapsed();
+        let nodes = self.shared.total_nodes();
+        reporter.info(&Info {
+            depth: known.depth,
+            seldepth: known.depth.max(1) as usize,
+            multipv: 1,
+            score: outcome.score,
+            bound: Bound::Exact,
+            nodes,
+            time_ms: elapsed.as_millis() as u64,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+            hashfull: self.shared.tt.hashfull(),
+            pv: outcome.pv.clone(),
+        });
     }
 
     /// The first iteration was stopped before its first line was complete

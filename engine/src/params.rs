@@ -257,6 +257,14 @@ pub const TREE_ADVICE_MAX_PLY: usize = 8;
 /// already played: those are met again within the first plies of a search.
 pub const EXPERIENCE_MAX_PLY: usize = 6;
 
+/// An experience record of the root at least this many plies deeper than
+/// the search reached decides the move (`iterative.rs`,
+/// `deeper_experience`): an analysis or a longer game's search saw further
+/// than this one. Two plies, so that a record of about the search's own
+/// depth (another game's search of the same length, with its noise) does
+/// not overrule it.
+pub const EXPERIENCE_ROOT_MARGIN: i32 = 2;
+
 /// Plans (chunk advice, `advice::Plans`): centipawns for a piece standing on
 /// a square its side's plan names (a knight on the outpost, a rook on the
 /// file). Small: a hint that steers, not knowledge that overrides. A plain

@@ -198,6 +198,49 @@ fn experience_scores_cut_the_search_only_where_they_are_as_deep_as_the_iteration
 }
 
 #[test]
+fn a_root_record_deeper_than_the_search_decides_the_move_and_a_shallower_one_does_not() {
+    // The free queen is the search's move at every depth; the experience
+    // says (from a search it claims was deeper) that a king move is best.
+    let root = from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", false).unwrap();
+    let king_move = parse_uci_move(&root, "e1e2").unwrap();
+    let run = |depth_known: Option<i32>, limits: Limits| {
+        let known = depth_known.map(|depth| {
+            let k = mach_engine::advice::Known {
+                mv: mach_engine::moves::encode(king_move),
+                score: 37,
+                depth,
+            };
+            std::sync::Arc::new(SomeKnown(
+                [(mach_engine::board::hash(&root), k)].into_iter().collect(),
+            )) as std::sync::Arc<dyn mach_engine::advice::Experience>
+        });
+        let mut engine = Engine::new(8, 1);
+        let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
+        let options = SearchOptions {
+            experience: known,
+            ..SearchOptions::default()
+        };
+        engine.search(&root, &[], &limits, &options, &control, &Silent)
+    };
+    let plain = run(None, Limits::depth(6));
+    assert_eq!(plain.best.map(|m| m.to().to_string()), Some("d5".into()));
+    // Deeper by the margin: its move, score and depth are the answer.
+    let margin = mach_engine::params::EXPERIENCE_ROOT_MARGIN;
+    let deeper = run(Some(6 + margin), Limits::depth(6));
+    assert_eq!(deeper.best, Some(king_move));
+    assert_eq!((deeper.score, deeper.depth), (37, 6 + margin));
+    assert_eq!(deeper.pv, vec![king_move]);
+    // Less deep than that: the search's own answer, as without experience.
+    let shallow = run(Some(6 + margin - 1), Limits::depth(6));
+    assert_eq!((shallow.best, shallow.score), (plain.best, plain.score));
+    // Analysis (`searchmoves`) gets the search's own answer, however deep the record.
+    let mut analysis = Limits::depth(6);
+    analysis.searchmoves = root.legal_moves().into_iter().collect();
+    let analysed = run(Some(60), analysis);
+    assert_eq!(analysed.best, plain.best);
+}
+
+#[test]
 fn plans_known_before_the_search_reach_every_leaf_of_it() {
     // The white pawn on e4 is blocked and safe for three plies, so a plan
     // that wants it there adds the same bonus to every leaf.

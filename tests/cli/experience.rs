@@ -274,6 +274,69 @@ fn experience_merge_joins_files_and_export_lists_the_deepest_first() {
 }
 
 #[test]
+fn learn_analyses_the_positions_a_pgn_reaches_in_enough_games_between_the_plies_asked() {
+    let dir = temp("exp-learn-pgn");
+    let pgn = dir.path().join("games.pgn");
+    // Three games share 1.e4 e5 2.Nf3; two of them also 2...Nc6, one 2...Nf6.
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n\
+         [Result \"0-1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 0-1\n\n\
+         [Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nf6 1/2-1/2\n",
+    )
+    .unwrap();
+    let file = dir.path().join("learned.exp");
+    let learn = |extra: &[&str]| {
+        let mut args = vec![
+            "learn",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--depth",
+            "4",
+            "--out",
+            file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = Command::new(mach()).args(&args).output().unwrap();
+        (o.status.success(), text(&o))
+    };
+    // Plies 2-4, in two games or more: after 1.e4 e5, after 2.Nf3, after
+    // 2...Nc6 (2...Nf6 is one game's).
+    let (ok, said) = learn(&["--from-ply", "2", "--to-ply", "4", "--min-games", "2"]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("3 positions of the games (plies 2-4) reached in 2+ games")
+            && said.contains("3 positions analysed"),
+        "{said}"
+    );
+    assert_eq!(figure(&stats(&file), "learned"), 3);
+    // In one game or more, ply 4 alone: 2...Nc6 and 2...Nf6, one new.
+    let (ok, said) = learn(&["--from-ply", "4", "--to-ply", "4", "--min-games", "1"]);
+    assert!(
+        ok && said.contains("1 already analysed") && said.contains("1 to go"),
+        "{said}"
+    );
+    assert_eq!(figure(&stats(&file), "learned"), 4);
+    // Plies the wrong way round, and a missing file, are said; nothing is written.
+    let (ok, said) = learn(&["--from-ply", "5", "--to-ply", "4"]);
+    assert!(
+        !ok && said.contains("--from-ply 5 is after --to-ply 4"),
+        "{said}"
+    );
+    let o = Command::new(mach())
+        .args(["learn", "--pgn", "/nonexistent/games.pgn", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        !o.status.success() && text(&o).contains("no such file"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(figure(&stats(&file), "learned"), 4);
+}
+
+#[test]
 fn learn_analyses_the_most_played_tree_positions_and_resumes_where_it_stopped() {
     let dir = temp("exp-learn");
     let file = dir.path().join("learned.exp");
@@ -313,11 +376,22 @@ fn learn_analyses_the_most_played_tree_positions_and_resumes_where_it_stopped() 
     let mut e = engine_on(&file, true);
     e.send("position startpos");
     e.send("go depth 2");
-    let (_, before) = e.bestmove(LONG);
+    let (best, before) = e.bestmove(LONG);
     assert!(
         before
             .iter()
             .any(|l| l.starts_with("info string experience: ") && l.contains("depth 5")),
+        "{before:#?}"
+    );
+    // Deeper than the search by the margin, the analysis decides the move,
+    // and its line is the last one before `bestmove`.
+    let last = before
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(
+        last.starts_with("info depth 5 ") && last.ends_with(&format!(" pv {best}")),
         "{before:#?}"
     );
 }
