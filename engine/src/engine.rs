@@ -11,6 +11,7 @@ use shakmaty::{Chess, Move, Position};
 use crate::advice::RootAdvice;
 use crate::control::SearchControl;
 use crate::history::History;
+use crate::pawn_king_cache::PawnKingCache;
 use crate::pool::Pool;
 use crate::report::Reporter;
 use crate::thread::{Searcher, Shared};
@@ -71,6 +72,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// The main thread's move-ordering history (helpers keep their own).
     history: History,
+    /// The main thread's pawn-and-king sums (helpers keep their own).
+    pawn_king: PawnKingCache,
     pool: Pool,
 }
 
@@ -79,6 +82,7 @@ impl Engine {
         let mut e = Engine {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             history: History::default(),
+            pawn_king: PawnKingCache::default(),
             pool: Pool::default(),
         };
         e.set_threads(threads);
@@ -166,7 +170,14 @@ impl Engine {
         // Advice already in hand orders the root moves.
         shared.poll_advice();
 
-        let mut main = Searcher::new(&shared, 0, &mut self.history, root, game_keys);
+        let mut main = Searcher::new(
+            &shared,
+            0,
+            &mut self.history,
+            &self.pawn_king,
+            root,
+            game_keys,
+        );
         main.init_root_moves();
         if main.root_moves.is_empty() {
             control.wait_for_release(limits.infinite);

@@ -5,7 +5,9 @@
 //! tapered between middlegame and endgame by game phase, in centipawns from
 //! the side to move's point of view. The numbers live in `psqt.rs`; the
 //! terms are read once, into a sink (`terms.rs`): the score here, a trace of
-//! coefficients in `mach tune`.
+//! coefficients in `mach tune`. Those that read only the pawns and the kings
+//! are written apart (`add_pawn_king_terms`), so that a search can keep
+//! their sum by pawns and kings (`pawn_king_cache.rs`).
 
 use shakmaty::{attacks, Bitboard, Chess, Color, File, Position, Role, Square};
 
@@ -296,6 +298,30 @@ pub fn evaluate_plus(pos: &Chess, extra: Weight) -> i32 {
     taper(mg, eg, phase(pos), pos.turn() == Color::White) + TEMPO
 }
 
+/// [`evaluate_plus`] with the pawn-and-king terms given rather than read:
+/// `pawn_king` is [`pawn_king_weight`] of `pos`'s board (a search's
+/// `PawnKingCache` keeps it). The same number as `evaluate_plus`, since
+/// every term is an integer summed before the phase blends the two.
+pub fn evaluate_with_pawn_king(pos: &Chess, extra: Weight, pawn_king: Weight) -> i32 {
+    let mut score = Score::new(Weight {
+        mg: extra.mg + pawn_king.mg,
+        eg: extra.eg + pawn_king.eg,
+    });
+    add_piece_terms(pos, &mut score);
+    let (mg, eg) = score.total();
+    taper(mg, eg, phase(pos), pos.turn() == Color::White) + TEMPO
+}
+
+/// White's middlegame and endgame sum of the terms that read only the
+/// pawns and the kings ([`add_pawn_king_terms`]), before the phase blends
+/// them.
+pub fn pawn_king_weight(board: &shakmaty::Board) -> Weight {
+    let mut score = Score::new(Weight { mg: 0, eg: 0 });
+    add_pawn_king_terms(board, &mut score);
+    let (mg, eg) = score.total();
+    Weight { mg, eg }
+}
+
 /// White's middlegame and endgame points `mg` and `eg` blended by `phase`
 /// (`PHASE_MAX` all middlegame), for the side to move (White when
 /// `white_to_move`), before the tempo.
@@ -363,13 +389,55 @@ impl Sink for Score {
     }
 }
 
-/// Every term of `pos` into `sink`, side by side (White's, Black's, then
-/// White's and Black's again; the pawn chunks apart:
-/// `pawn_chunks::add_terms`). The one reading of the board that the score
+/// Every term of `pos` into `sink`: those that read the other pieces
+/// ([`add_piece_terms`]), then those that read only the pawns and the kings
+/// ([`add_pawn_king_terms`]); the pawn chunks apart:
+/// `pawn_chunks::add_terms`. The one reading of the board that the score
 /// and the tune's coefficients share; inlined, so the score's sums stay in
 /// registers as one function's would.
 #[inline(always)]
 pub fn add_terms<S: Sink>(pos: &Chess, sink: &mut S) {
+    add_piece_terms(pos, sink);
+    add_pawn_king_terms(pos.board(), sink);
+}
+
+/// The terms that read only the two sides' pawns and the kings' squares,
+/// into `sink`, White's then Black's: the pawns' and the kings' material
+/// and squares, how far up its file each pawn could walk
+/// ([`for_each_pawn_path`]) and the pawns as each king sees them
+/// ([`for_each_king_pawn`]). A search keeps their sum by pawns and kings
+/// (`pawn_king_cache.rs`), so nothing else may be read here.
+#[inline(always)]
+pub fn add_pawn_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) {
+    let pawns = [Color::White, Color::Black].map(|c| board.pawns() & board.by_color(c));
+    let pawn_att = [
+        pawn_attacks(pawns[0], Color::White),
+        pawn_attacks(pawns[1], Color::Black),
+    ];
+    for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        sink.side(if ci == 0 { 1 } else { -1 });
+        for sq in pawns[ci] {
+            sink.piece(ci, 0, sq as usize);
+        }
+        for sq in board.kings() & board.by_color(color) {
+            sink.piece(ci, 5, sq as usize);
+        }
+        for_each_pawn_path(board, color, pawn_att[1 - ci], |row, n| {
+            sink.add(Term::Path, row, n)
+        });
+        for_each_king_pawn(board, color, |bucket, theirs, sq| {
+            sink.add(Term::KingPawns, 2 * bucket + theirs, sq)
+        });
+    }
+}
+
+/// Every term of `pos` that reads more than the pawns and the kings, into
+/// `sink`, side by side (White's, Black's, then White's and Black's again):
+/// the knights', bishops', rooks' and queens' material and squares,
+/// mobility, king attack, bishop pair, safe checks, targets, weak squares
+/// and the pawns' pushes (the square ahead reads every piece).
+#[inline(always)]
+pub fn add_piece_terms<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
 
     // What each side's knights, bishops, rooks and queens reach, and every
@@ -387,7 +455,8 @@ pub fn add_terms<S: Sink>(pos: &Chess, sink: &mut S) {
         let zone = king_zone(board, !color);
         let (mut attackers, mut hits) = (0usize, 0usize);
 
-        for (r, role) in Role::ALL.into_iter().enumerate() {
+        // Pawns and kings (no reach) are `add_pawn_king_terms`'.
+        for (r, role) in Role::ALL.into_iter().enumerate().take(5).skip(1) {
             for sq in board.by_role(role) & ours {
                 sink.piece(ci, r, sq as usize);
                 let Some(reach) = piece_reach(board, ours, role, sq) else {
@@ -433,12 +502,6 @@ pub fn add_terms<S: Sink>(pos: &Chess, sink: &mut S) {
             attacked[1 - ci],
             |row, push| sink.add(Term::Push, row, push),
         );
-        for_each_pawn_path(board, color, pawn_att[1 - ci], |row, n| {
-            sink.add(Term::Path, row, n)
-        });
-        for_each_king_pawn(board, color, |bucket, theirs, sq| {
-            sink.add(Term::KingPawns, 2 * bucket + theirs, sq)
-        });
     }
 }
 

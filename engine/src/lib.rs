@@ -19,6 +19,7 @@ pub mod ordering;
 pub mod params;
 pub mod pawn_chunk_patterns;
 pub mod pawn_chunks;
+pub mod pawn_king_cache;
 pub mod pawn_pattern;
 pub mod perft;
 pub mod plan_eval;

@@ -40,6 +40,8 @@ pub(crate) struct Pool {
 /// A helper's life: run the jobs it is sent until its queue closes.
 fn helper_loop(rx: Receiver<Job>) {
     let mut hist = History::default();
+    // Kept for the thread's life: an answer never goes stale.
+    let pawn_king = crate::pawn_king_cache::PawnKingCache::default();
     for job in rx {
         match job {
             Job::Clear => hist.clear(),
@@ -52,7 +54,7 @@ fn helper_loop(rx: Receiver<Job>) {
                 hist.age_butterfly();
                 // A panic loses this helper's search, never the thread.
                 let r = catch_unwind(AssertUnwindSafe(|| {
-                    let mut s = Searcher::new(&shared, id, &mut hist, &root, &keys);
+                    let mut s = Searcher::new(&shared, id, &mut hist, &pawn_king, &root, &keys);
                     s.init_root_moves();
                     s.iterate(&crate::report::Silent, 1);
                 }));

@@ -161,6 +161,9 @@ pub(crate) struct Searcher<'a> {
     pub plans: Option<Arc<crate::advice::Plans>>,
     /// The pawn chunks' weights by pawns, when the search adds them.
     pub pawn_chunks: Option<crate::pawn_chunks::PawnChunkCache>,
+    /// The evaluation's pawn-and-king terms by pawns and kings: the
+    /// thread's, kept from search to search (an answer never goes stale).
+    pub pawn_king: &'a crate::pawn_king_cache::PawnKingCache,
     single_thread: bool,
 }
 
@@ -215,6 +218,7 @@ impl<'a> Searcher<'a> {
         shared: &'a Shared,
         id: usize,
         hist: &'a mut History,
+        pawn_king: &'a crate::pawn_king_cache::PawnKingCache,
         root: &Chess,
         game_keys: &[u64],
     ) -> Searcher<'a> {
@@ -242,6 +246,7 @@ impl<'a> Searcher<'a> {
             pawn_chunks: shared
                 .pawn_chunks
                 .then(crate::pawn_chunks::PawnChunkCache::default),
+            pawn_king,
         }
     }
 
@@ -249,10 +254,12 @@ impl<'a> Searcher<'a> {
     /// and, at limited strength, its noise.
     #[inline]
     pub fn eval(&self, pos: &Chess) -> i32 {
-        let mut e = match &self.pawn_chunks {
-            Some(cache) => crate::eval::evaluate_plus(pos, cache.white_weight(pos.board())),
-            None => crate::eval::evaluate(pos),
+        let chunks = match &self.pawn_chunks {
+            Some(cache) => cache.white_weight(pos.board()),
+            None => crate::psqt::Weight { mg: 0, eg: 0 },
         };
+        let pawn_king = self.pawn_king.white_weight(pos.board());
+        let mut e = crate::eval::evaluate_with_pawn_king(pos, chunks, pawn_king);
         if let Some(p) = &self.plans {
             e += crate::plan_eval::score(pos, p);
         }
