@@ -124,6 +124,38 @@ pub fn uci(m: Move, chess960: bool) -> String {
     m.to_uci(mode).to_string()
 }
 
+/// Positions of a pseudo-random game walk from the start position, up to
+/// `plies` deep (seeded, so a test that reads them is reproducible),
+/// captures preferred now and then so the walk reaches endgames: for tests
+/// that compare two ways of reading the same positions.
+pub fn random_walk(seed: u64, plies: usize) -> Vec<Chess> {
+    // A small xorshift: no dependency for a test's dice.
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut pos = Chess::default();
+    let mut out = vec![pos.clone()];
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let caps: Vec<&shakmaty::Move> = moves.iter().filter(|m| m.is_capture()).collect();
+        let m = if !caps.is_empty() && next().is_multiple_of(3) {
+            *caps[(next() % caps.len() as u64) as usize]
+        } else {
+            moves[(next() % moves.len() as u64) as usize]
+        };
+        pos.play_unchecked(m);
+        out.push(pos.clone());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

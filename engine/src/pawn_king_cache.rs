@@ -116,38 +116,7 @@ impl PawnKingCache {
 mod tests {
     use super::*;
     use crate::eval::{evaluate, evaluate_plus, evaluate_with_pawn_king};
-    use shakmaty::{Chess, Move, Position};
-
-    /// A small xorshift for the walks.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
-    /// Positions of a pseudo-random game walk from the start, up to
-    /// `plies` deep, captures preferred now and then to reach endgames.
-    fn walk(seed: u64, plies: usize) -> Vec<Chess> {
-        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut pos = Chess::default();
-        let mut out = vec![pos.clone()];
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let caps: Vec<&Move> = moves.iter().filter(|m| m.is_capture()).collect();
-            let m = if !caps.is_empty() && next(&mut rng).is_multiple_of(3) {
-                *caps[(next(&mut rng) % caps.len() as u64) as usize]
-            } else {
-                moves[(next(&mut rng) % moves.len() as u64) as usize]
-            };
-            pos.play_unchecked(m);
-            out.push(pos.clone());
-        }
-        out
-    }
+    use shakmaty::Position;
 
     #[test]
     fn the_cached_evaluation_is_exactly_the_uncached_one() {
@@ -155,7 +124,7 @@ mod tests {
         let extra = Weight { mg: 7, eg: -3 };
         let (mut checked, mut hits) = (0, 0);
         for seed in 0..150 {
-            for pos in walk(seed, 160) {
+            for pos in crate::board::random_walk(seed, 160) {
                 let board = pos.board();
                 if let Some(w) = cache.get(board) {
                     // A hit answers what reading the board answers.

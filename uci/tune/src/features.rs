@@ -168,37 +168,14 @@ pub fn evaluate_int(f: &Features, w: &[i32]) -> i32 {
 mod tests {
     use super::*;
     use mach_engine::eval::evaluate_plus;
-    use shakmaty::{Move, Position};
-
-    /// Positions of a pseudo-random game walk from `fen`, up to `plies` deep.
-    fn walk(seed: u64, plies: usize) -> Vec<Chess> {
-        let mut rng = super::super::rng::Rng::new(seed);
-        let mut pos = Chess::default();
-        let mut out = vec![pos.clone()];
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            // Prefer captures and promotions now and then, to reach endgames.
-            let caps: Vec<&Move> = moves.iter().filter(|m| m.is_capture()).collect();
-            let m = if !caps.is_empty() && rng.below(3) == 0 {
-                *caps[rng.below(caps.len() as u64) as usize]
-            } else {
-                moves[rng.below(moves.len() as u64) as usize]
-            };
-            pos.play_unchecked(m);
-            out.push(pos.clone());
-        }
-        out
-    }
+    use shakmaty::Position;
 
     #[test]
     fn features_with_the_compiled_weights_give_exactly_the_engine_evaluation() {
         let w = compiled_weights();
         let mut checked = 0;
         for seed in 0..200 {
-            for pos in walk(seed, 160) {
+            for pos in mach_engine::board::random_walk(seed, 160) {
                 assert_eq!(
                     evaluate_int(&extract(&pos), &w),
                     evaluate_plus(&pos, pawn_chunks::white_weight(pos.board())),
@@ -221,7 +198,7 @@ mod tests {
         }
         let mut checked = 0;
         for seed in 200..300 {
-            for pos in walk(seed, 200) {
+            for pos in mach_engine::board::random_walk(seed, 200) {
                 assert_eq!(
                     evaluate_int(&extract(&pos), &w),
                     eval::evaluate(&pos),
