@@ -335,20 +335,12 @@ impl Searcher<'_> {
             pv: vec![rm.mv],
             score: from_tt(known.score, 0),
         };
-        let elapsed = self.shared.control.elapsed();
-        let nodes = self.shared.total_nodes();
-        reporter.info(&Info {
-            depth: known.depth,
-            seldepth: known.depth.max(1) as usize,
-            multipv: 1,
-            score: outcome.score,
-            bound: Bound::Exact,
-            nodes,
-            time_ms: elapsed.as_millis() as u64,
-            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
-            hashfull: self.shared.tt.hashfull(),
-            pv: outcome.pv.clone(),
-        });
+        reporter.info(&self.info(
+            known.depth,
+            known.depth.max(1) as usize,
+            (1, outcome.score, Bound::Exact),
+            outcome.pv.clone(),
+        ));
     }
 
     /// The first iteration was stopped before its first line was complete
@@ -372,21 +364,37 @@ impl Searcher<'_> {
     fn report_line(&self, reporter: &dyn Reporter, depth: i32, pv_idx: usize, bound: Bound) {
         self.publish_nodes();
         let rm = &self.root_moves[pv_idx];
+        reporter.info(&self.info(
+            depth,
+            rm.seldepth.max(1),
+            (pv_idx + 1, rm.score, bound),
+            rm.pv.clone(),
+        ));
+    }
+
+    /// A line to report: its depth, selective depth, (MultiPV number, score,
+    /// bound) and PV, with the nodes, time and table use so far.
+    fn info(
+        &self,
+        depth: i32,
+        seldepth: usize,
+        (multipv, score, bound): (usize, i32, Bound),
+        pv: Vec<Move>,
+    ) -> Info {
         let elapsed = self.shared.control.elapsed();
         let nodes = self.shared.total_nodes();
-        let ms = elapsed.as_millis() as u64;
-        reporter.info(&Info {
+        Info {
             depth,
-            seldepth: rm.seldepth.max(1),
-            multipv: pv_idx + 1,
-            score: rm.score,
+            seldepth,
+            multipv,
+            score,
             bound,
             nodes,
-            time_ms: ms,
+            time_ms: elapsed.as_millis() as u64,
             nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
             hashfull: self.shared.tt.hashfull(),
-            pv: rm.pv.clone(),
-        });
+            pv,
+        }
     }
 }
 

@@ -36,6 +36,7 @@ pub mod terms;
 mod thread;
 pub mod time;
 pub mod tt;
+pub mod weight_cache;
 
 pub use control::SearchControl;
 pub use engine::{Engine, SearchOptions, SearchResult};

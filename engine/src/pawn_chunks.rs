@@ -8,8 +8,6 @@
 //! as data. A pattern depends only on the two sides' pawns, so one answer
 //! serves every position with the same pawns.
 
-use std::cell::Cell;
-
 use shakmaty::{Board, Color};
 
 pub use crate::pawn_chunk_patterns::{FEATURES, N_FEATURES, N_PATTERNS, PATTERNS};
@@ -17,6 +15,7 @@ use crate::pawn_pattern::pawn_attacks;
 use crate::pawn_pattern::{fill_presence, Pawns, Side};
 use crate::psqt::Weight;
 use crate::terms::{Sink, Term};
+use crate::weight_cache::WeightCache;
 
 /// The compiled patterns present on `board`: `f(feature, +1 or -1)`.
 pub fn for_each_feature(board: &Board, mut f: impl FnMut(usize, i32)) {
@@ -60,37 +59,19 @@ pub fn white_weight(board: &Board) -> Weight {
     w
 }
 
-/// A remembered answer: the pawns it is for and White's weights.
-#[derive(Clone, Copy)]
-struct Slot {
-    white: u64,
-    black: u64,
-    mg: i32,
-    eg: i32,
-}
-
 /// No position has a white pawn on every square: marks an empty slot.
-const EMPTY: Slot = Slot {
-    white: u64::MAX,
-    black: 0,
-    mg: 0,
-    eg: 0,
-};
+const EMPTY: (u64, u64) = (u64::MAX, 0);
 
-/// Slots of one search thread's cache (a power of two).
-const SLOTS: usize = 1 << 16;
+/// Slots of one search thread's cache: 1 << 16.
+const BITS: u32 = 16;
 
-/// One search thread's answers by pawns. A slot keeps both sides' pawns, so
-/// a hit is never another structure's answer.
-pub struct PawnChunkCache {
-    slots: Box<[Cell<Slot>]>,
-}
+/// One search thread's answers by both sides' pawns (kept whole, so a hit
+/// is never another structure's answer).
+pub struct PawnChunkCache(WeightCache<(u64, u64)>);
 
 impl Default for PawnChunkCache {
     fn default() -> Self {
-        PawnChunkCache {
-            slots: (0..SLOTS).map(|_| Cell::new(EMPTY)).collect(),
-        }
+        PawnChunkCache(WeightCache::new(BITS, EMPTY))
     }
 }
 
@@ -100,19 +81,7 @@ impl PawnChunkCache {
         let white = (board.pawns() & board.white()).0;
         let black = (board.pawns() & board.black()).0;
         let mix = (white ^ black.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let slot = &self.slots[(mix >> (64 - SLOTS.trailing_zeros())) as usize];
-        let s = slot.get();
-        if s.white == white && s.black == black {
-            return Weight { mg: s.mg, eg: s.eg };
-        }
-        let w = white_weight(board);
-        slot.set(Slot {
-            white,
-            black,
-            mg: w.mg,
-            eg: w.eg,
-        });
-        w
+        self.0.get_or((white, black), mix, || white_weight(board))
     }
 }
 

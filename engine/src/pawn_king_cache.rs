@@ -7,12 +7,11 @@
 //! never another structure's answer, and the evaluation is the same number
 //! with the cache as without.
 
-use std::cell::Cell;
-
 use shakmaty::Board;
 
 use crate::eval::pawn_king_weight;
 use crate::psqt::Weight;
+use crate::weight_cache::WeightCache;
 
 /// What the terms read, whole: each side's pawns and king, and the kings
 /// (a king is told from a pawn by `kings`).
@@ -34,52 +33,34 @@ impl Key {
         }
     }
 
-    /// The slot of this key among `1 << bits`: the key's words mixed by
-    /// odd multipliers and folded (a multiply-xorshift, as splitmix64's).
+    /// The key's words mixed by odd multipliers and folded (a
+    /// multiply-xorshift, as splitmix64's): a slot is its top bits.
     #[inline]
-    fn index(self, bits: u32) -> usize {
+    fn hash(self) -> u64 {
         let mut h = self.white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ self.black.wrapping_mul(0xBF58_476D_1CE4_E5B9)
             ^ self.kings.wrapping_mul(0x94D0_49BB_1331_11EB);
         h ^= h >> 31;
-        h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> (64 - bits)) as usize
+        h.wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 }
 
-/// A remembered answer: the pawns and kings it is for and White's weights.
-#[derive(Clone, Copy)]
-struct Slot {
-    key: Key,
-    mg: i32,
-    eg: i32,
-}
-
 /// No position has a white pawn or king on every square: marks an empty slot.
-const EMPTY: Slot = Slot {
-    key: Key {
-        white: u64::MAX,
-        black: 0,
-        kings: 0,
-    },
-    mg: 0,
-    eg: 0,
+const EMPTY: Key = Key {
+    white: u64::MAX,
+    black: 0,
+    kings: 0,
 };
 
 /// Slots of one search thread's cache: 32K of 32 bytes, 1 MiB.
 const BITS: u32 = 15;
 
-/// One search thread's pawn-and-king sums (interior mutability, as the
-/// evaluation is read through `&Searcher`). Always replaces.
-pub struct PawnKingCache {
-    slots: Box<[Cell<Slot>]>,
-}
+/// One search thread's pawn-and-king sums.
+pub struct PawnKingCache(WeightCache<Key>);
 
 impl Default for PawnKingCache {
     fn default() -> Self {
-        PawnKingCache {
-            slots: (0..1usize << BITS).map(|_| Cell::new(EMPTY)).collect(),
-        }
+        PawnKingCache(WeightCache::new(BITS, EMPTY))
     }
 }
 
@@ -88,8 +69,7 @@ impl PawnKingCache {
     #[inline]
     pub fn get(&self, board: &Board) -> Option<Weight> {
         let key = Key::of(board);
-        let s = self.slots[key.index(BITS)].get();
-        (s.key == key).then_some(Weight { mg: s.mg, eg: s.eg })
+        self.0.get(key, key.hash())
     }
 
     /// [`pawn_king_weight`] of `board`, from the cache when these pawns and
@@ -97,18 +77,7 @@ impl PawnKingCache {
     #[inline]
     pub fn white_weight(&self, board: &Board) -> Weight {
         let key = Key::of(board);
-        let slot = &self.slots[key.index(BITS)];
-        let s = slot.get();
-        if s.key == key {
-            return Weight { mg: s.mg, eg: s.eg };
-        }
-        let w = pawn_king_weight(board);
-        slot.set(Slot {
-            key,
-            mg: w.mg,
-            eg: w.eg,
-        });
-        w
+        self.0.get_or(key, key.hash(), || pawn_king_weight(board))
     }
 }
 
