@@ -7,7 +7,9 @@
 //! - `games.bin`, `games.idx`, `keys.bin`: see `store`;
 //! - `chunks.txt`: the chunk library the build used: queries chunk
 //!   positions with the same library, whatever the binary ships;
-//! - `sums.txt`: checksums of the files above, checked on open (`checksum`).
+//! - `sums.txt`: checksums of the files above, checked on open (`checksum`);
+//! - `vectors.net`, `vectors.bin` (optional, `mach embed index`): each
+//!   position's vector and the network that made them (`vectors::store`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -172,6 +174,11 @@ pub struct AdvisorIndex {
     pub columns: Vec<Columns>,
     /// The chunk library the index was built with.
     pub chunks: crate::chunks::Library,
+    /// The positions' vectors, when they were written (`AdvisorMode` embed).
+    pub vectors: Option<crate::vectors::VectorStore>,
+    /// Why the vectors could not be read (damaged files): the rest of the
+    /// index works, and a query by vector says this.
+    pub vectors_trouble: Option<String>,
 }
 
 /// One segment's fast fields.
@@ -242,8 +249,17 @@ impl AdvisorIndex {
             )));
         }
         let chunks = read_chunks(dir)?;
+        let (vectors, vectors_trouble) = match crate::vectors::VectorStore::open(dir) {
+            Ok(v) => (v, None),
+            Err(e) => {
+                log::warn!("{e}");
+                (None, Some(e.to_string()))
+            }
+        };
         Ok(AdvisorIndex {
             chunks,
+            vectors,
+            vectors_trouble,
             dir: dir.to_path_buf(),
             meta,
             index,

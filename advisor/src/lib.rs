@@ -20,6 +20,7 @@ pub mod source;
 pub mod store;
 pub mod terms;
 pub mod tree;
+pub mod vectors;
 
 pub use error::Error;
 pub use index::AdvisorIndex;

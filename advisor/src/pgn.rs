@@ -302,6 +302,18 @@ fn parse_error(e: &io::Error) -> bool {
 /// [`Trouble::Truncated`]) and the reading goes on with the next game. An
 /// I/O error ends the reading (games read so far stay read).
 pub fn read_games<R: Read>(input: R, mut each: impl FnMut(ReadGame)) -> io::Result<()> {
+    read_games_while(input, |g| {
+        each(g);
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`read_games`] that stops reading when `each` says so (a reader that
+/// needs only the first games of a large file).
+pub fn read_games_while<R: Read>(
+    input: R,
+    mut each: impl FnMut(ReadGame) -> ControlFlow<()>,
+) -> io::Result<()> {
     let mut reader = Reader::build(input)
         .set_supported_tag_line_length(MAX_TAG_LINE)
         .finish();
@@ -309,7 +321,9 @@ pub fn read_games<R: Read>(input: R, mut each: impl FnMut(ReadGame)) -> io::Resu
     loop {
         let e = match reader.read_game(&mut visitor) {
             Ok(Some(game)) => {
-                each(game);
+                if each(game).is_break() {
+                    return Ok(());
+                }
                 continue;
             }
             Ok(None) => return Ok(()),
@@ -320,14 +334,17 @@ pub fn read_games<R: Read>(input: R, mut each: impl FnMut(ReadGame)) -> io::Resu
         // end of the file): nothing more of this game is read.
         let at_end = !reader.has_more()?;
         log::debug!("PGN: {e}{}", if at_end { " at the end" } else { "" });
-        each(ReadGame {
+        let skipped = ReadGame {
             game: None,
             trouble: Some(if at_end {
                 Trouble::Truncated
             } else {
                 Trouble::TagTooLong
             }),
-        });
+        };
+        if each(skipped).is_break() {
+            return Ok(());
+        }
         // Skip what is left of the game (its other tags and its moves), so
         // they are not read as a game of their own. Each error consumed at
         // least the '[' of a tag line, so this ends.

@@ -50,11 +50,16 @@ impl AdvisorIndex {
             .collect()
     }
 
-    /// How alike the best similar position is, in [0, 1]: its BM25 score
-    /// `top` over the best score the query could get, that of a document
+    /// How alike the best similar position is, in [0, 1] (with vectors: its
+    /// score, already that): its BM25 score `top` over the best score the
+    /// query could get, that of a document
     /// holding exactly the query's own terms (each once, its length the
     /// number of terms). Used to calibrate the advice (`advise --eval`).
     pub fn similarity(&self, pos: &Chess, o: &QueryOptions, top: f32) -> Result<f32, Error> {
+        if matches!(o.mode, Mode::Embed | Mode::Fused) {
+            // Vector and fused hits are scored in [0, 1] already.
+            return Ok(top.clamp(0.0, 1.0));
+        }
         let all = terms::query_terms(pos).len()
             + if o.chunk_terms {
                 terms::chunks::terms(&self.chunks, pos).len()
@@ -239,10 +244,24 @@ impl AdvisorIndex {
         } else {
             vec![vec![]]
         };
+        match o.mode {
+            Mode::Embed => return self.ranked_by_vector(pos, o),
+            Mode::Fused => {
+                let terms = self.ranked_similar(
+                    pos,
+                    &QueryOptions {
+                        mode: Mode::Bm25,
+                        ..o.clone()
+                    },
+                )?;
+                return Ok(fuse(&[terms, self.ranked_by_vector(pos, o)?]));
+            }
+            _ => {}
+        }
         let terms = self.query_terms_with(pos, o.max_df, o.chunk_terms)?;
         let mut hits = Vec::new();
         let mach = match o.mode {
-            Mode::Bm25 => None,
+            Mode::Bm25 | Mode::Embed | Mode::Fused => None,
             Mode::Mach | Mode::Both => Some(self.mach_filters(pos, o.mach_r)),
         };
         match (o.mode, mach) {
@@ -275,9 +294,39 @@ impl AdvisorIndex {
                 }
             }
             // MACH with no chunk in the position: nothing is similar.
-            (Mode::Mach, _) | (Mode::Both, None) => {}
+            (Mode::Mach, _) | (Mode::Both, None) | (Mode::Embed | Mode::Fused, _) => {}
         }
         Ok(hits)
+    }
+
+    /// The games with the positions whose vectors are nearest that of
+    /// `pos` (an exact scan of `vectors.bin`), best per game.
+    fn ranked_by_vector(&self, pos: &Chess, o: &QueryOptions) -> Result<Vec<Hit>, Error> {
+        let Some(v) = &self.vectors else {
+            return Err(match &self.vectors_trouble {
+                Some(why) => Error::Corrupt(why.clone()),
+                None => Error::Input(format!(
+                    "the index at {} has no position vectors: write them with `mach embed index`",
+                    self.dir.display()
+                )),
+            });
+        };
+        let code = crate::vectors::store::quantize(
+            &v.net
+                .encode(&crate::vectors::Squares::of(pos.board(), pos.turn())),
+        );
+        let mut seen = std::collections::HashSet::new();
+        Ok(v.nearest(&code, o.fetch.max(1))
+            .into_iter()
+            .filter(|n| self.game_passes(n.game, o) && seen.insert(n.game))
+            .map(|n| Hit {
+                game: n.game,
+                ply: n.ply,
+                score: v.similarity(n.distance),
+                exact: false,
+                next: Some(n.next as u64),
+            })
+            .collect())
     }
 
     fn game_passes(&self, game: u32, o: &QueryOptions) -> bool {
@@ -492,6 +541,43 @@ pub enum Mode {
     Mach,
     /// MACH's filters, ranked by BM25 over all terms.
     Both,
+    /// The nearest positions by the autoencoder's vector ("Reconstructing
+    /// chess positions"; the index's `vectors.bin`).
+    Embed,
+    /// BM25's and the vectors' rankings fused (reciprocal rank fusion).
+    Fused,
+}
+
+/// Reciprocal rank fusion's constant (Cormack, Clarke & Büttcher 2009: 60).
+const FUSION_K: f32 = 60.0;
+
+/// Fuses rankings of games: each game scores the sum over the lists of
+/// 1 / (60 + its rank there), scaled so a game first in every list scores
+/// 1; of a game's positions, the one of the list where it ranks best is kept.
+fn fuse(lists: &[Vec<Hit>]) -> Vec<Hit> {
+    let mut by_game: std::collections::HashMap<u32, (f32, usize, Hit)> = Default::default();
+    for list in lists {
+        for (rank, h) in list.iter().enumerate() {
+            let e = by_game
+                .entry(h.game)
+                .or_insert_with(|| (0.0, usize::MAX, h.clone()));
+            e.0 += 1.0 / (FUSION_K + rank as f32 + 1.0);
+            if rank < e.1 {
+                e.1 = rank;
+                e.2 = h.clone();
+            }
+        }
+    }
+    let best = lists.len() as f32 / (FUSION_K + 1.0);
+    let mut out: Vec<Hit> = by_game
+        .into_values()
+        .map(|(score, _, h)| Hit {
+            score: score / best,
+            ..h
+        })
+        .collect();
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.game.cmp(&b.game)));
+    out
 }
 
 impl std::str::FromStr for Mode {
@@ -501,7 +587,11 @@ impl std::str::FromStr for Mode {
             "bm25" => Ok(Mode::Bm25),
             "mach" => Ok(Mode::Mach),
             "both" => Ok(Mode::Both),
-            _ => Err(format!("unknown mode {s:?}: bm25, mach or both")),
+            "embed" => Ok(Mode::Embed),
+            "fused" => Ok(Mode::Fused),
+            _ => Err(format!(
+                "unknown mode {s:?}: bm25, mach, both, embed or fused"
+            )),
         }
     }
 }
@@ -512,6 +602,8 @@ impl std::fmt::Display for Mode {
             Mode::Bm25 => "bm25",
             Mode::Mach => "mach",
             Mode::Both => "both",
+            Mode::Embed => "embed",
+            Mode::Fused => "fused",
         })
     }
 }
@@ -541,5 +633,34 @@ impl Default for QueryOptions {
             chunk_terms: true,
             exact_only: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod fusion_tests {
+    use super::*;
+
+    fn hit(game: u32, ply: u16) -> Hit {
+        Hit {
+            game,
+            ply,
+            score: 1.0,
+            exact: false,
+            next: None,
+        }
+    }
+
+    #[test]
+    fn games_found_by_both_rankings_come_before_those_found_by_one() {
+        let terms = vec![hit(1, 30), hit(2, 40), hit(3, 50)];
+        let vectors = vec![hit(4, 31), hit(2, 44), hit(1, 33)];
+        let fused = fuse(&[terms, vectors]);
+        let order: Vec<u32> = fused.iter().map(|h| h.game).collect();
+        // 1: 1/61 + 1/63 > 2: 2/62 > 4: 1/61 > 3: 1/63.
+        assert_eq!(order, vec![1, 2, 4, 3]);
+        // A game keeps the position where it ranked best (game 1: first in
+        // the first list; game 2, second in both: the first list's).
+        assert_eq!((fused[0].ply, fused[1].ply), (30, 40));
+        assert!(fused.iter().all(|h| h.score > 0.0 && h.score <= 1.0));
     }
 }

@@ -12,10 +12,7 @@ use std::process::{Command, Output};
 use common::{Engine, LONG};
 
 fn mach(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mach"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::run_mach(args)
 }
 
 fn games(n: usize, moves: &str, result: &str) -> String {

@@ -6,13 +6,10 @@ mod common;
 
 use common::{temp, text};
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn mach(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mach"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::run_mach(args)
 }
 
 #[test]

@@ -10,10 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn mach(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mach"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::run_mach(args)
 }
 
 /// A path `name`.rs not yet written, in a directory removed when it is dropped.

@@ -55,6 +55,8 @@ enum Cmd {
     Experience(cmd::experience::Args),
     /// Analyse the opening tree's most-played positions into an experience file (resumable).
     Learn(cmd::learn::Args),
+    /// Positions as vectors: train the autoencoder of "Reconstructing chess positions", test it.
+    Embed(mach_embed::Args),
     /// Fit every evaluation weight to game results (Texel tuning); writes psqt.rs.
     Tune(mach_tune::Args),
     /// Tune the search parameters by SPSA in games against itself (resumable); writes params.rs.
@@ -90,6 +92,7 @@ fn main() {
         Some(Cmd::Explore(args)) => cmd::explore::run(&args),
         Some(Cmd::Match(args)) => mach_runner::run(&args),
         Some(Cmd::Sprt(args)) => cmd::sprt::run(&args),
+        Some(Cmd::Embed(args)) => mach_embed::run(&args),
         Some(Cmd::Tune(args)) => mach_tune::run(&args),
         Some(Cmd::Spsa(args)) => cmd::spsa::run(&args),
     };

@@ -370,3 +370,15 @@ pub fn games_in(out: &Path) -> u64 {
         .parse()
         .unwrap()
 }
+
+/// Runs `mach` with `args` to the end.
+pub fn run_mach(args: &[&str]) -> std::process::Output {
+    Command::new(mach()).args(args).output().unwrap()
+}
+
+/// Fails, showing `t`, unless it holds every one of `expected`.
+pub fn assert_says(t: &str, expected: &[&str]) {
+    for e in expected {
+        assert!(t.contains(e), "{e} missing from:\n{t}");
+    }
+}

@@ -7,7 +7,7 @@
 pub const DEFAULT_DATABASE_NAME: &str = "gm2700-classical-4000";
 
 /// Built-in files, by the name a user gives after `builtin:`.
-pub const BUILTIN: [(&str, &[u8]); 6] = [
+pub const BUILTIN: [(&str, &[u8]); 7] = [
     (
         "gm2700-classical-4000.pgn",
         include_bytes!("../../../books/gm2700-classical-4000.pgn"),
@@ -32,7 +32,16 @@ pub const BUILTIN: [(&str, &[u8]); 6] = [
         "eco/e.tsv",
         include_bytes!("../../../books/openings/eco/e.tsv"),
     ),
+    (POSITION_VECTORS_NAME, POSITION_VECTORS),
 ];
+
+/// The built-in position autoencoder's name after `builtin:`.
+pub const POSITION_VECTORS_NAME: &str = "position-vectors.vec";
+
+/// The position autoencoder (`books/position-vectors.vec`, written by `mach
+/// embed train`, see `books/README.md`): what `mach embed` and the vectors
+/// of `mach embed index` use unless given another network.
+pub const POSITION_VECTORS: &[u8] = include_bytes!("../../../books/position-vectors.vec");
 
 /// The grandmaster opening tree (`books/gm-tree.bin`, see `books/README.md`),
 /// read in place by `mach_advisor::opening_tree::OpeningTree`.

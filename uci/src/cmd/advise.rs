@@ -61,7 +61,9 @@ pub struct Args {
     #[arg(long)]
     no_filter: bool,
     /// How similar positions are found: bm25 (terms, chunks included), mach
-    /// (MACH's class, chunk and king filters) or both (MACH's filters, BM25's ranking).
+    /// (MACH's class, chunk and king filters), both (MACH's filters, BM25's
+    /// ranking), embed (nearest vectors; `mach embed index` first) or fused
+    /// (BM25's and the vectors' rankings fused).
     #[arg(long, default_value = "bm25")]
     mode: mach_advisor::retrieval::Mode,
     /// Leave the chunk and class terms out of the BM25 query.

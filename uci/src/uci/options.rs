@@ -488,12 +488,19 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         (Kind::Spin { min, max, .. }, "AdvisorTopK") => {
             Change::AdvisorTopK(number(value, *min, *max, &mut note)? as usize)
         }
-        (Kind::Combo { .. }, "AdvisorMode") => Change::AdvisorMode(
-            value
-                .unwrap_or("")
-                .parse()
-                .map_err(|e| format!("option 'AdvisorMode': {e}"))?,
-        ),
+        (Kind::Combo { vars, .. }, "AdvisorMode") => {
+            let v = value.unwrap_or("").trim();
+            if !vars.iter().any(|d| d.eq_ignore_ascii_case(v)) {
+                return Err(format!(
+                    "option 'AdvisorMode': unknown mode {v:?}: {}",
+                    vars.join(", ")
+                ));
+            }
+            Change::AdvisorMode(
+                v.parse()
+                    .map_err(|e| format!("option 'AdvisorMode': {e}"))?,
+            )
+        }
         (Kind::Check { .. }, "AdvisorTree") => Change::AdvisorTree(flag(value)?),
         (Kind::Check { .. }, "OpeningTree") => Change::OpeningTree(flag(value)?),
         (Kind::Check { .. }, "AdvisorPlans") => Change::AdvisorPlans(flag(value)?),
