@@ -179,6 +179,11 @@ fn advisor_mode_is_a_combo_option_and_a_bad_value_is_an_info_string() {
     e.expect("refused", common::LONG, |l| {
         l.starts_with("info string") && l.contains("fuzzy")
     });
+    // A mode `mach advise` knows but the option does not declare.
+    e.send("setoption name AdvisorMode value embed");
+    e.expect("refused", common::LONG, |l| {
+        l.starts_with("info string") && l.contains("embed") && l.contains("bm25, mach, both")
+    });
     e.send("isready");
     e.expect("readyok", common::LONG, |l| l == "readyok");
 }
