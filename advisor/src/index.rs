@@ -174,7 +174,7 @@ pub struct AdvisorIndex {
     pub columns: Vec<Columns>,
     /// The chunk library the index was built with.
     pub chunks: crate::chunks::Library,
-    /// The positions' vectors, when they were written (`AdvisorMode` embed).
+    /// The positions' vectors, when they were written (`mach advise --mode embed`).
     pub vectors: Option<crate::vectors::VectorStore>,
     /// Why the vectors could not be read (damaged files): the rest of the
     /// index works, and a query by vector says this.

@@ -4,7 +4,7 @@
 //! random positions, with candle on the CPU; `test` measures how well a
 //! network rebuilds held-out real positions and random ones, beside MACH's
 //! memory test on the same positions; `index` writes the vector of every
-//! position of an advisor index beside it (`AdvisorMode` embed).
+//! position of an advisor index beside it (`mach advise --mode embed`).
 
 pub mod amsgrad;
 pub mod dataset;
@@ -93,7 +93,7 @@ enum Command {
         seed: u64,
     },
     /// Write the vector of every position of an advisor index beside it,
-    /// for `mach advise --mode embed` and `AdvisorMode` embed.
+    /// for `mach advise --mode embed` and `--mode fused`.
     Index {
         /// The index (default: the default index).
         #[arg(long)]
