@@ -1,7 +1,9 @@
 //! `mach embed` through the binary: a small training on the built-in games
 //! writes a network that `mach embed test` reads and measures, the same
 //! seed writes the same bytes, and bad input (a foreign --out, a damaged
-//! network file, impossible sizes) is a clear error that writes nothing.
+//! network file, impossible sizes) is a clear error that writes nothing;
+//! an index with vectors (and their graph) answers by nearest vector and its
+//! advice page shows the games alike by shape.
 
 mod common;
 
@@ -194,6 +196,67 @@ fn an_index_with_vectors_answers_by_nearest_vector_and_without_them_says_how_to_
     let o = advise("embed");
     assert!(!o.status.success());
     assert!(text(&o).contains("checksum"), "{}", text(&o));
+}
+
+#[test]
+fn the_advice_page_shows_games_alike_by_shape_once_the_vectors_and_their_graph_are_written() {
+    let index = common::small_index("mach-embed-shape", 40);
+    let ix = index.to_str().unwrap();
+    let scratch = temp("shape");
+    let page = scratch.with_extension("html");
+    let advise_page = || {
+        let o = mach(&[
+            "advise",
+            "--index",
+            ix,
+            "--moves",
+            "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
+            "--html",
+            page.to_str().unwrap(),
+            "--force",
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        std::fs::read_to_string(&page).unwrap()
+    };
+    let html = advise_page();
+    let shape = &html[html.find("id=\"shape\"").expect("the shape section")..];
+    assert!(
+        shape.contains("mach embed index"),
+        "how to get them: {shape}"
+    );
+    assert!(!html.contains("game retrieved shape"));
+
+    let o = mach(&["embed", "index", "--index", ix, "--graph", "yes"]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("linked into vectors.ann"), "{t}");
+    assert!(index.join("vectors.ann").exists());
+
+    let html = advise_page();
+    let shape = &html[html.find("id=\"shape\"").expect("the shape section")..];
+    assert_eq!(
+        shape.matches("class=\"game retrieved shape\"").count(),
+        6,
+        "{shape}"
+    );
+    let similarity: Vec<u32> = shape
+        .split("similarity ")
+        .skip(1)
+        .map(|s| s[..s.find('%').unwrap()].parse().unwrap())
+        .collect();
+    assert_eq!(similarity.len(), 6);
+    assert!(
+        similarity.windows(2).all(|w| w[0] >= w[1]) && similarity[0] <= 100,
+        "nearest first: {similarity:?}"
+    );
+    assert!(!shape.contains("mach embed index"));
+
+    // The vectors again without a graph: the stale graph goes, the page still answers.
+    let o = mach(&["embed", "index", "--index", ix, "--graph", "no"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(!index.join("vectors.ann").exists());
+    let html = advise_page();
+    assert_eq!(html.matches("class=\"game retrieved shape\"").count(), 6);
 }
 
 #[test]

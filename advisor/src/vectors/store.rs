@@ -3,7 +3,8 @@
 //! network the binary ships, as `chunks.txt` keeps the chunk library) and
 //! `vectors.bin` (for each position of the similarity index, its game, its
 //! ply, the move played there and its code rounded to bytes). Nearest positions are found by an
-//! exact scan: the squared distance to every stored code.
+//! exact scan, the squared distance to every stored code, or, where
+//! `vectors.ann` was built beside them (`ann`), through its graph.
 //!
 //! `vectors.bin` (little-endian): the magic `MACHVST1`, the code's size
 //! (u16), the CRC-32 of `vectors.net` less its last 4 bytes (u32), the number of positions (u64),
@@ -16,6 +17,7 @@ use std::path::Path;
 
 use shakmaty::Position;
 
+use super::ann::Ann;
 use super::net::Net;
 use super::planes::Squares;
 use crate::error::Error;
@@ -38,6 +40,14 @@ pub struct VectorStore {
     nexts: Vec<u32>,
     /// `net.code_size()` bytes per position.
     codes: Vec<i8>,
+    /// The graph over the codes, read from `vectors.ann` at the first
+    /// query that needs it (so a query by terms never reads it): `None`
+    /// when there is none, an error when it is damaged or built from other
+    /// vectors (the exact scan answers instead).
+    ann: std::sync::OnceLock<Result<Option<Ann>, String>>,
+    /// Where `vectors.ann` is looked for, and the `vectors.bin` it must
+    /// have been built from (its CRC) and the positions it must hold.
+    graph_at: Option<(std::path::PathBuf, u32)>,
 }
 
 /// Which network a file holds: the CRC-32 of its bytes before its own
@@ -123,6 +133,8 @@ impl VectorStore {
             plies: Vec::new(),
             nexts: Vec::new(),
             codes: Vec::new(),
+            ann: std::sync::OnceLock::new(),
+            graph_at: None,
         };
         for (g, p, m, c) in parts {
             store.games.extend(g);
@@ -162,8 +174,11 @@ impl VectorStore {
     }
 
     /// Writes `vectors.net` and `vectors.bin` into the index `dir`, each
-    /// through a temporary file renamed into place.
-    pub fn write(&self, dir: &Path) -> Result<(), Error> {
+    /// through a temporary file renamed into place, then the graph
+    /// (`write_graph`) when there is one; a graph of earlier vectors is
+    /// removed. Returns the bytes written.
+    pub fn write(&self, dir: &Path) -> Result<u64, Error> {
+        let mut written = 0;
         for (name, bytes) in [
             (NET_FILE, self.net.to_bytes()),
             (CODES_FILE, self.codes_bytes()),
@@ -171,8 +186,25 @@ impl VectorStore {
             let tmp = dir.join(format!(".{name}.tmp"));
             std::fs::write(&tmp, &bytes)?;
             std::fs::rename(&tmp, dir.join(name))?;
+            written += bytes.len() as u64;
         }
-        Ok(())
+        if self.graph().is_some() {
+            written += self.write_graph(dir)?;
+        } else if Ann::is_ours(&dir.join(super::ann::ANN_FILE)) {
+            std::fs::remove_file(dir.join(super::ann::ANN_FILE))?;
+        }
+        Ok(written)
+    }
+
+    /// Writes the graph (`vectors.ann`) beside the codes `write` wrote;
+    /// its bytes (0 without a graph).
+    pub fn write_graph(&self, dir: &Path) -> Result<u64, Error> {
+        let Some(ann) = self.graph() else {
+            return Ok(0);
+        };
+        let body = self.codes_bytes();
+        let crc = u32::from_le_bytes(body[body.len() - 4..].try_into().expect("4 bytes"));
+        ann.write(dir, crc)
     }
 
     /// The vectors of the index at `dir`: `None` when it has none; an
@@ -230,17 +262,91 @@ impl VectorStore {
             .map(|c| u32::from_le_bytes([c[6], c[7], c[8], c[9]]))
             .collect();
         let codes = body[22 + HEAD * count..].iter().map(|&b| b as i8).collect();
+        let codes_crc = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
         Ok(Some(VectorStore {
             net,
             games,
             plies,
             nexts,
             codes,
+            ann: std::sync::OnceLock::new(),
+            graph_at: Some((dir.to_path_buf(), codes_crc)),
         }))
     }
 
-    /// The `fetch` positions whose codes are nearest `code`, nearest first.
+    /// The graph, read at the first call.
+    fn graph(&self) -> Option<&Ann> {
+        self.graph_state().as_ref().ok()?.as_ref()
+    }
+
+    fn graph_state(&self) -> &Result<Option<Ann>, String> {
+        self.ann.get_or_init(|| {
+            let Some((dir, crc)) = &self.graph_at else {
+                return Ok(None);
+            };
+            Ann::open(dir, *crc, self.len(), self.net.code_size()).map_err(|e| {
+                log::warn!("{e}: the nearest positions are found by a scan");
+                e.to_string()
+            })
+        })
+    }
+
+    /// Is the graph there to find the nearest codes without a scan? (Reads
+    /// it if it was not yet.)
+    pub fn has_graph(&self) -> bool {
+        self.graph().is_some()
+    }
+
+    /// Why `vectors.ann` is not used (damaged, or built from other
+    /// vectors), if it is not. (Reads it if it was not yet.)
+    pub fn graph_trouble(&self) -> Option<&str> {
+        self.graph_state().as_ref().err().map(String::as_str)
+    }
+
+    /// Links the codes into a graph (`ann`), on `threads` threads;
+    /// `progress` gets the codes done. False when `stop` came first.
+    pub fn build_graph(
+        &mut self,
+        threads: usize,
+        stop: &std::sync::atomic::AtomicBool,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<bool, Error> {
+        let ann = Ann::build(&self.codes, self.net.code_size(), threads, stop, progress)?;
+        let built = ann.is_some();
+        self.ann = std::sync::OnceLock::from(Ok(ann));
+        Ok(built)
+    }
+
+    /// The `fetch` positions whose codes are nearest `code`, nearest first:
+    /// through the graph when there is one (about the nearest), else all
+    /// of them scanned (exactly the nearest).
     pub fn nearest(&self, code: &[i8], fetch: usize) -> Vec<Near> {
+        let size = self.net.code_size();
+        if code.len() != size || fetch == 0 {
+            return Vec::new();
+        }
+        if let Some(ann) = self.graph() {
+            match ann.search(code, fetch) {
+                Ok(found) => {
+                    let mut out: Vec<Near> = found
+                        .into_iter()
+                        .filter(|&i| i < self.len())
+                        .map(|i| {
+                            self.near(i, distance(&self.codes[i * size..(i + 1) * size], code))
+                        })
+                        .collect();
+                    out.sort_by_key(|n| (n.distance, n.game, n.ply));
+                    return out;
+                }
+                Err(e) => log::warn!("{e}: the nearest positions are found by a scan"),
+            }
+        }
+        self.nearest_scan(code, fetch)
+    }
+
+    /// Exactly the `fetch` positions whose codes are nearest `code`,
+    /// nearest first, by a scan of every code.
+    pub fn nearest_scan(&self, code: &[i8], fetch: usize) -> Vec<Near> {
         let size = self.net.code_size();
         if code.len() != size || fetch == 0 {
             return Vec::new();
@@ -248,14 +354,7 @@ impl VectorStore {
         // A max-heap of the best so far: its top is the worst kept.
         let mut heap: BinaryHeap<(u32, usize)> = BinaryHeap::with_capacity(fetch + 1);
         for (i, c) in self.codes.chunks_exact(size).enumerate() {
-            let d: u32 = c
-                .iter()
-                .zip(code)
-                .map(|(&a, &b)| {
-                    let x = a as i32 - b as i32;
-                    (x * x) as u32
-                })
-                .sum();
+            let d = distance(c, code);
             if heap.len() < fetch {
                 heap.push((d, i));
             } else if heap.peek().is_some_and(|&(worst, _)| d < worst) {
@@ -263,17 +362,38 @@ impl VectorStore {
                 heap.push((d, i));
             }
         }
-        let mut out: Vec<Near> = heap
-            .into_iter()
-            .map(|(distance, i)| Near {
-                game: self.games[i],
-                ply: self.plies[i],
-                next: self.nexts[i],
-                distance,
-            })
-            .collect();
+        let mut out: Vec<Near> = heap.into_iter().map(|(d, i)| self.near(i, d)).collect();
         out.sort_by_key(|n| (n.distance, n.game, n.ply));
         out
+    }
+
+    /// How many of the `k` nearest codes the graph finds (`None` without a
+    /// graph): those it returns no farther than the scan's `k`-th nearest.
+    pub fn graph_recall(&self, code: &[i8], k: usize) -> Option<usize> {
+        self.graph()?;
+        let kth = self.nearest_scan(code, k).last()?.distance;
+        Some(
+            self.nearest(code, k)
+                .iter()
+                .filter(|n| n.distance <= kth)
+                .count()
+                .min(k),
+        )
+    }
+
+    /// The position at place `i`, `distance` away.
+    fn near(&self, i: usize, distance: u32) -> Near {
+        Near {
+            game: self.games[i],
+            ply: self.plies[i],
+            next: self.nexts[i],
+            distance,
+        }
+    }
+
+    /// The codes, `net.code_size()` bytes a position.
+    pub fn codes(&self) -> &[i8] {
+        &self.codes
     }
 
     /// How alike a distance is, in [0, 1]: 1 for the same code, 0 for the
@@ -282,6 +402,17 @@ impl VectorStore {
         let max = (254.0f32 * 254.0) * self.net.code_size() as f32;
         1.0 - (distance as f32 / max).sqrt()
     }
+}
+
+/// Squared distance between two byte codes.
+fn distance(a: &[i8], b: &[i8]) -> u32 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| {
+            let d = x as i32 - y as i32;
+            (d * d) as u32
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -314,6 +445,8 @@ mod tests {
             plies: vec![30; codes.len()],
             nexts: vec![7; codes.len()],
             codes: codes.iter().flatten().copied().collect(),
+            ann: std::sync::OnceLock::new(),
+            graph_at: None,
         }
     }
 
@@ -356,6 +489,50 @@ mod tests {
         std::fs::write(dir.path().join(NET_FILE), other.to_bytes()).unwrap();
         let e = VectorStore::open(dir.path()).err().unwrap().to_string();
         assert!(e.contains("another network"), "{e}");
+    }
+
+    #[test]
+    fn a_graph_written_with_the_vectors_answers_like_the_scan_and_new_vectors_drop_it() {
+        let codes: Vec<[i8; 3]> = (0..400i32)
+            .map(|i| {
+                [
+                    (i % 20 * 12 - 120) as i8,
+                    (i / 20 * 12 - 120) as i8,
+                    (i % 7) as i8,
+                ]
+            })
+            .collect();
+        let mut s = store(&codes);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        assert!(s.build_graph(2, &stop, &|_| {}).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        s.write(dir.path()).unwrap();
+        let back = VectorStore::open(dir.path()).unwrap().unwrap();
+        assert!(back.has_graph() && back.graph_trouble().is_none());
+        let scan = store(&codes);
+        for q in [[0i8, 0, 0], [-120, -120, 3], [100, 50, 6]] {
+            let (a, b) = (back.nearest(&q, 5), scan.nearest(&q, 5));
+            assert_eq!(a[0].distance, b[0].distance, "the nearest of {q:?}");
+            assert_eq!(a.len(), 5);
+        }
+        // New vectors without a graph: the old graph goes, the scan answers.
+        scan.write(dir.path()).unwrap();
+        assert!(!dir.path().join(super::super::ann::ANN_FILE).exists());
+        let back = VectorStore::open(dir.path()).unwrap().unwrap();
+        assert!(!back.has_graph());
+        // A graph of other vectors is said and set aside.
+        s.write(dir.path()).unwrap();
+        let mut other = store(&codes[..399]);
+        other.build_graph(1, &stop, &|_| {}).unwrap();
+        other.write_graph(dir.path()).unwrap();
+        let back = VectorStore::open(dir.path()).unwrap().unwrap();
+        assert!(!back.has_graph());
+        let why = back.graph_trouble().unwrap();
+        assert!(why.contains("other vectors"), "{why}");
+        assert_eq!(
+            back.nearest(&[0, 0, 0], 1)[0].distance,
+            scan.nearest(&[0, 0, 0], 1)[0].distance
+        );
     }
 
     #[test]

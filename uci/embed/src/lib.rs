@@ -52,6 +52,14 @@ impl From<Loss> for Output {
     }
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Graph {
+    /// From a million positions on (below, the exact scan takes milliseconds).
+    Auto,
+    Yes,
+    No,
+}
+
 #[derive(clap::Subcommand)]
 enum Command {
     /// Train an autoencoder and write it to --out after every epoch.
@@ -103,6 +111,11 @@ enum Command {
         weights: Option<PathBuf>,
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Link the vectors into a graph (`vectors.ann`) that finds the
+        /// nearest without reading them all: auto does for an index of a
+        /// million positions or more.
+        #[arg(long, value_enum, default_value_t = Graph::Auto)]
+        graph: Graph,
     },
     /// How well a network rebuilds held-out real positions and random ones.
     Test {
@@ -127,41 +140,39 @@ enum Command {
     },
 }
 
-/// Writes the vectors of an index's positions.
+/// Writes the vectors of an index's positions, and the graph over them.
 fn index_vectors(
     index: &Option<PathBuf>,
     weights: &Option<PathBuf>,
     threads: usize,
+    graph: Graph,
 ) -> Result<(), String> {
+    use mach_advisor::vectors::ann;
     let dir = index.clone().unwrap_or_else(mach_files::default_index_dir);
     let (name, net) = load(weights)?;
     let started = Instant::now();
     let ix = mach_advisor::AdvisorIndex::open(&dir).map_err(|e| e.to_string())?;
     let games = ix.games.len();
-    let bar = indicatif::ProgressBar::new(games as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games, {elapsed} ({eta} left)",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let store = mach_advisor::vectors::VectorStore::build(
+    let bar = |len: usize, what: &str| {
+        let bar = indicatif::ProgressBar::new(len as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed}} ({{eta}} left)"
+            ))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    };
+    let encoding = bar(games, "games");
+    let mut store = mach_advisor::vectors::VectorStore::build(
         net,
         &ix.games,
         2 * ix.meta.skip_moves as usize,
         threads,
-        &|done| bar.set_position(done as u64),
+        &|done| encoding.set_position(done as u64),
     );
-    bar.finish_and_clear();
-    store.write(&dir).map_err(|e| e.to_string())?;
-    let bytes: u64 = [
-        mach_advisor::vectors::store::NET_FILE,
-        mach_advisor::vectors::store::CODES_FILE,
-    ]
-    .iter()
-    .filter_map(|f| std::fs::metadata(dir.join(f)).ok())
-    .map(|m| m.len())
-    .sum();
+    encoding.finish_and_clear();
+    let bytes = store.write(&dir).map_err(|e| e.to_string())?;
     println!(
         "{} positions of {games} games encoded with {name} (code {}) in {:.1} s: {} bytes written to {}",
         store.len(),
@@ -169,6 +180,40 @@ fn index_vectors(
         started.elapsed().as_secs_f64(),
         bytes,
         dir.display()
+    );
+    let wanted = match graph {
+        Graph::Auto => store.len() >= ann::AUTO_FROM,
+        Graph::Yes => true,
+        Graph::No => false,
+    };
+    if !wanted || store.is_empty() {
+        return Ok(());
+    }
+    if let Err(e) = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("mach: interrupted; the vectors are written, the graph is not");
+    }) {
+        log::warn!("cannot catch Ctrl-C: {e}");
+    }
+    let started = Instant::now();
+    let linking = bar(store.len(), "positions linked");
+    let built = store
+        .build_graph(threads, &STOP, &|done| linking.set_position(done as u64))
+        .map_err(|e| e.to_string())?;
+    linking.finish_and_clear();
+    if !built {
+        return Err("interrupted: the vectors are written, the graph is not \
+             (the nearest positions are found by a scan); run `mach embed index` again for it"
+            .into());
+    }
+    let bytes = store.write_graph(&dir).map_err(|e| e.to_string())?;
+    println!(
+        "{} positions linked into {} in {:.1} s: {bytes} bytes",
+        store.len(),
+        ann::ANN_FILE,
+        started.elapsed().as_secs_f64()
     );
     Ok(())
 }
@@ -315,7 +360,8 @@ pub fn run(args: &Args) -> Result<(), String> {
             index,
             weights,
             threads,
-        } => index_vectors(index, weights, *threads),
+            graph,
+        } => index_vectors(index, weights, *threads, *graph),
         Command::Test {
             weights,
             pgn,

@@ -124,6 +124,29 @@ pub fn body(v: &View, served: Option<&Served>) -> String {
     for (i, g) in v.games.iter().enumerate() {
         out.push_str(&game(i, g));
     }
+    out.push_str(&alike_by_shape(v));
+    out
+}
+
+/// The games alike by shape: nearest by vector, after those alike by terms.
+fn alike_by_shape(v: &View) -> String {
+    if v.shape.is_empty() && v.shape_note.is_none() {
+        return String::new();
+    }
+    let mut out = String::from("<h2 id=\"shape\">Alike by shape</h2>\n");
+    match &v.shape_note {
+        Some(why) => {
+            let _ = writeln!(out, "<p class=\"muted\">None shown: {}.</p>", esc(why));
+        }
+        None => out.push_str(
+            "<p class=\"muted\">The positions nearest this one by their vectors: numbers a network \
+             learnt to rebuild boards from, so the pieces' places decide, not the terms above. \
+             Similarity 100% is the same vector.</p>\n",
+        ),
+    }
+    for (i, g) in v.shape.iter().enumerate() {
+        out.push_str(&game(v.games.len() + i, g));
+    }
     out
 }
 
@@ -257,18 +280,31 @@ fn game(i: usize, g: &GameRow) -> String {
         );
     }
     terms.push_str("</ul>");
+    let (kind, score) = if g.by_shape {
+        (
+            "alike by shape",
+            format!(
+                "<small class=\"muted\">similarity {:.0}%</small>",
+                100.0 * g.score
+            ),
+        )
+    } else if g.exact {
+        ("same position", String::new())
+    } else {
+        (
+            "similar position",
+            format!("<small class=\"muted\">BM25 {:.1}</small>", g.score),
+        )
+    };
     format!(
-        "<div class=\"game retrieved\">{stepper}<div class=\"info\"><p><b>{}. {}</b> {}</p>\
+        "<div class=\"game retrieved{}\">{stepper}<div class=\"info\"><p><b>{}. {}</b> {}</p>\
          <p><b>{}{}</b> - <b>{}{}</b>, {} {}, <b>{}</b></p>\
          <p>move {}, {} to move, played <b>{}</b></p>\
          <p class=\"muted\">{} squares hold the same piece as in your position (green). Why it is alike:</p>{terms}</div></div>\n",
+        if g.by_shape { " shape" } else { "" },
         i + 1,
-        if g.exact { "same position" } else { "similar position" },
-        if g.exact {
-            String::new()
-        } else {
-            format!("<small class=\"muted\">BM25 {:.1}</small>", g.score)
-        },
+        kind,
+        score,
         esc(&g.white),
         elo(g.white_elo),
         esc(&g.black),

@@ -5,7 +5,7 @@ use mach_advisor::advice::{from_book, map_played, Advice};
 use mach_advisor::book::BookMove;
 use mach_advisor::opening_tree::OpeningTree;
 use mach_advisor::pgn::GameResult;
-use mach_advisor::retrieval::QueryOptions;
+use mach_advisor::retrieval::{Mode, QueryOptions};
 use mach_advisor::store::{decode_move, StoredGame};
 use mach_advisor::AdvisorIndex;
 use mach_engine::board;
@@ -56,6 +56,9 @@ pub struct GameRow {
     pub shared: Bitboard,
     /// Query terms the retrieved position also has.
     pub matched: Vec<String>,
+    /// Found by its vector ("alike by shape"; `score` is then the
+    /// similarity in [0, 1]), not by BM25.
+    pub by_shape: bool,
     /// The whole game: board FEN of the start, then (SAN, board FEN after) per ply.
     pub start_board: String,
     pub plies: Vec<(String, String)>,
@@ -81,7 +84,14 @@ pub struct View {
     pub games: Vec<GameRow>,
     /// Chunks found in the position: (name, class, pieces covered, advice).
     pub chunks: Vec<(String, String, u32, Vec<String>)>,
+    /// The games alike by shape (nearest by vector), when asked for.
+    pub shape: Vec<GameRow>,
+    /// Why there are none (no vectors, damaged vectors), when asked for.
+    pub shape_note: Option<String>,
 }
+
+/// Games shown alike by shape, beside those alike by terms.
+pub const SHAPE_GAMES: usize = 6;
 
 /// The memory `gather` reads: an index, the opening tree, or both
 /// (`merge`: the index's games are added to the tree's, see `exact_memory::book_of`).
@@ -89,6 +99,9 @@ pub struct Memory<'a> {
     pub index: Option<&'a AdvisorIndex>,
     pub tree: Option<&'a OpeningTree<'a>>,
     pub merge: bool,
+    /// Also the games alike by shape (the pages' column; the terminal
+    /// does without).
+    pub shapes: bool,
 }
 
 /// Asks the memory about `line`'s position and gathers what the outputs
@@ -126,6 +139,10 @@ pub fn gather(
             .collect(),
         None => Vec::new(),
     };
+    let (shape, shape_note) = match memory.index {
+        Some(index) if memory.shapes => alike_by_shape(index, &pos, o),
+        _ => (Vec::new(), None),
+    };
     let moves = move_rows(memory.index, &pos, &advice, &book, weights);
     let chunks = match memory.index {
         Some(index) => index
@@ -158,8 +175,46 @@ pub fn gather(
         moves,
         games,
         chunks,
+        shape,
+        shape_note,
         line,
     })
+}
+
+/// The games whose positions are nearest `pos` by vector, or why there
+/// are none.
+fn alike_by_shape(
+    index: &AdvisorIndex,
+    pos: &Chess,
+    o: &QueryOptions,
+) -> (Vec<GameRow>, Option<String>) {
+    if index.vectors.is_none() {
+        let why = match &index.vectors_trouble {
+            Some(why) => why.clone(),
+            None => "this index has no position vectors: write them with `mach embed index`".into(),
+        };
+        return (Vec::new(), Some(why));
+    }
+    let by_vector = QueryOptions {
+        mode: Mode::Embed,
+        k: SHAPE_GAMES,
+        fetch: 200,
+        exact_only: false,
+        ..o.clone()
+    };
+    match index.similar_given(pos, &by_vector, Vec::new()) {
+        Ok(hits) => (
+            hits.iter()
+                .filter_map(|h| game_row(index, pos, h))
+                .map(|g| GameRow {
+                    by_shape: true,
+                    ..g
+                })
+                .collect(),
+            None,
+        ),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    }
 }
 
 /// The suggestions with SAN, average rating and search bonus.
@@ -256,6 +311,7 @@ fn game_row(
         score: h.score,
         played_san: played.map(|m| SanPlus::from_move(there.clone(), m).to_string()),
         matched: index.matched_terms(pos, h),
+        by_shape: false,
         pgn: pgn_text(&g, &plies, result),
         white: g.white,
         black: g.black,

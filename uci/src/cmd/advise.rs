@@ -186,6 +186,7 @@ fn show(a: &Args, index: Option<&AdvisorIndex>, tree: Option<&OpeningTree>) -> R
         index,
         tree,
         merge: advisor_client::merges(index),
+        shapes: a.html.is_some(),
     };
     let view = advise_view::gather(
         &memory,
@@ -324,6 +325,7 @@ fn bench(index: &AdvisorIndex, o: &QueryOptions, n: usize) -> Result<(), String>
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);
+    graph_recall(index, o, &positions);
     println!(
         "{} queries on {} documents: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         times.len(),
@@ -334,6 +336,36 @@ fn bench(index: &AdvisorIndex, o: &QueryOptions, n: usize) -> Result<(), String>
         times.last().copied().unwrap_or(0.0)
     );
     Ok(())
+}
+
+/// With the vectors' graph (`vectors.ann`) and a mode that reads it, how
+/// many of the exact scan's nearest positions the graph finds.
+fn graph_recall(index: &AdvisorIndex, o: &QueryOptions, positions: &[shakmaty::Chess]) {
+    use mach_advisor::retrieval::Mode;
+    let Some(v) = index.vectors.as_ref().filter(|v| v.has_graph()) else {
+        return;
+    };
+    if !matches!(o.mode, Mode::Embed | Mode::Fused) {
+        return;
+    }
+    for k in [10, o.fetch.max(1)] {
+        let (mut found, mut asked) = (0, 0);
+        for p in positions {
+            let code = mach_advisor::vectors::store::quantize(
+                &v.net
+                    .encode(&mach_advisor::vectors::Squares::of(p.board(), p.turn())),
+            );
+            if let Some(n) = v.graph_recall(&code, k) {
+                found += n;
+                asked += k;
+            }
+        }
+        println!(
+            "the graph found {found} of the exact scan's {asked} nearest positions ({} nearest a query): recall {:.3}",
+            k,
+            found as f64 / asked.max(1) as f64
+        );
+    }
 }
 
 /// Top-1 and top-3 agreement of the advice with the moves played in games

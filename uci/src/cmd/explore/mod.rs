@@ -175,6 +175,7 @@ fn answer(site: &Site, query: &str, body: &[u8]) -> String {
         index: site.index.as_ref(),
         tree: site.tree.as_ref(),
         merge: site.merge,
+        shapes: true,
     };
     let view = match advise_view::gather(
         &memory,
