@@ -188,8 +188,10 @@ impl Ann {
             return Err(bad("checksum mismatch (damaged or truncated)"));
         }
         let field = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().expect("8 bytes"));
-        let len = field(24) as usize;
-        if body.len() != HEAD + len {
+        let len = usize::try_from(field(24))
+            .ok()
+            .and_then(|l| l.checked_add(HEAD));
+        if len != Some(body.len()) {
             return Err(bad("its length does not match its head"));
         }
         if u32::from_le_bytes(body[8..12].try_into().expect("4 bytes")) != codes_crc
