@@ -64,6 +64,14 @@ pub fn quantize(code: &[f32]) -> Vec<i8> {
         .collect()
 }
 
+/// What `VectorStore::write` wrote: its bytes, and the CRC of
+/// `vectors.bin` that names these vectors (for `write_graph`).
+#[derive(Clone, Copy, Debug)]
+pub struct Written {
+    pub bytes: u64,
+    pub codes_crc: u32,
+}
+
 /// One near position: its game and ply and how far its code is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Near {
@@ -176,35 +184,32 @@ impl VectorStore {
     /// Writes `vectors.net` and `vectors.bin` into the index `dir`, each
     /// through a temporary file renamed into place, then the graph
     /// (`write_graph`) when there is one; a graph of earlier vectors is
-    /// removed. Returns the bytes written.
-    pub fn write(&self, dir: &Path) -> Result<u64, Error> {
-        let mut written = 0;
-        for (name, bytes) in [
-            (NET_FILE, self.net.to_bytes()),
-            (CODES_FILE, self.codes_bytes()),
-        ] {
+    /// removed.
+    pub fn write(&self, dir: &Path) -> Result<Written, Error> {
+        let codes = self.codes_bytes();
+        let codes_crc = u32::from_le_bytes(codes[codes.len() - 4..].try_into().expect("4 bytes"));
+        let mut bytes = 0;
+        for (name, data) in [(NET_FILE, self.net.to_bytes()), (CODES_FILE, codes)] {
             let tmp = dir.join(format!(".{name}.tmp"));
-            std::fs::write(&tmp, &bytes)?;
+            std::fs::write(&tmp, &data)?;
             std::fs::rename(&tmp, dir.join(name))?;
-            written += bytes.len() as u64;
+            bytes += data.len() as u64;
         }
         if self.graph().is_some() {
-            written += self.write_graph(dir)?;
+            bytes += self.write_graph(dir, codes_crc)?;
         } else if Ann::is_ours(&dir.join(super::ann::ANN_FILE)) {
             std::fs::remove_file(dir.join(super::ann::ANN_FILE))?;
         }
-        Ok(written)
+        Ok(Written { bytes, codes_crc })
     }
 
-    /// Writes the graph (`vectors.ann`) beside the codes `write` wrote;
-    /// its bytes (0 without a graph).
-    pub fn write_graph(&self, dir: &Path) -> Result<u64, Error> {
-        let Some(ann) = self.graph() else {
-            return Ok(0);
-        };
-        let body = self.codes_bytes();
-        let crc = u32::from_le_bytes(body[body.len() - 4..].try_into().expect("4 bytes"));
-        ann.write(dir, crc)
+    /// Writes the graph (`vectors.ann`) beside the codes `write` wrote
+    /// (`codes_crc`: the CRC it returned); its bytes (0 without a graph).
+    pub fn write_graph(&self, dir: &Path, codes_crc: u32) -> Result<u64, Error> {
+        match self.graph() {
+            Some(ann) => ann.write(dir, codes_crc),
+            None => Ok(0),
+        }
     }
 
     /// The vectors of the index at `dir`: `None` when it has none; an
@@ -391,11 +396,6 @@ impl VectorStore {
         }
     }
 
-    /// The codes, `net.code_size()` bytes a position.
-    pub fn codes(&self) -> &[i8] {
-        &self.codes
-    }
-
     /// How alike a distance is, in [0, 1]: 1 for the same code, 0 for the
     /// farthest two codes can be.
     pub fn similarity(&self, distance: u32) -> f32 {
@@ -524,7 +524,9 @@ mod tests {
         s.write(dir.path()).unwrap();
         let mut other = store(&codes[..399]);
         other.build_graph(1, &stop, &|_| {}).unwrap();
-        other.write_graph(dir.path()).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let crc = other.write(elsewhere.path()).unwrap().codes_crc;
+        other.write_graph(dir.path(), crc).unwrap();
         let back = VectorStore::open(dir.path()).unwrap().unwrap();
         assert!(!back.has_graph());
         let why = back.graph_trouble().unwrap();

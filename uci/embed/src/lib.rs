@@ -172,13 +172,13 @@ fn index_vectors(
         &|done| encoding.set_position(done as u64),
     );
     encoding.finish_and_clear();
-    let bytes = store.write(&dir).map_err(|e| e.to_string())?;
+    let written = store.write(&dir).map_err(|e| e.to_string())?;
     println!(
         "{} positions of {games} games encoded with {name} (code {}) in {:.1} s: {} bytes written to {}",
         store.len(),
         store.net.code_size(),
         started.elapsed().as_secs_f64(),
-        bytes,
+        written.bytes,
         dir.display()
     );
     let wanted = match graph {
@@ -208,7 +208,9 @@ fn index_vectors(
              (the nearest positions are found by a scan); run `mach embed index` again for it"
             .into());
     }
-    let bytes = store.write_graph(&dir).map_err(|e| e.to_string())?;
+    let bytes = store
+        .write_graph(&dir, written.codes_crc)
+        .map_err(|e| e.to_string())?;
     println!(
         "{} positions linked into {} in {:.1} s: {bytes} bytes",
         store.len(),
