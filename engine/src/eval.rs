@@ -248,6 +248,44 @@ pub fn for_each_pawn_path(
     }
 }
 
+/// Passed pawns and the kings: for each pawn of `color` on its second to
+/// seventh rank (`row` 0-5) that no enemy pawn stands in front of, on its
+/// file or the files beside it, the distance in king moves (0-7) from its
+/// own king (`whose` 0) and from the enemy king (1) to the square ahead of
+/// it, the square it must cross first.
+pub fn for_each_passer_king(
+    board: &shakmaty::Board,
+    color: Color,
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    let their_pawns = board.pawns() & board.by_color(!color);
+    let kings = [board.king_of(color), board.king_of(!color)];
+    for sq in board.pawns() & board.by_color(color) {
+        let Some(row) = (color.relative_rank(sq.rank()) as usize).checked_sub(1) else {
+            continue;
+        };
+        let file = sq.file();
+        let files = Bitboard::from_file(file)
+            | file.offset(-1).map_or(Bitboard::EMPTY, Bitboard::from_file)
+            | file.offset(1).map_or(Bitboard::EMPTY, Bitboard::from_file);
+        let ahead = match color {
+            Color::White => Bitboard(u64::MAX << (8 * (sq.rank() as u32 + 1))),
+            Color::Black => Bitboard((1u64 << (8 * sq.rank() as u32)) - 1),
+        };
+        if !(their_pawns & files & ahead).is_empty() {
+            continue;
+        }
+        let Some(stop) = sq.offset(color.fold_wb(8, -8)) else {
+            continue;
+        };
+        for (whose, king) in kings.into_iter().enumerate() {
+            if let Some(k) = king {
+                f(row, whose, k.distance(stop) as usize);
+            }
+        }
+    }
+}
+
 /// Piece-square tables of the pawns as a king sees them: for the king of
 /// `color`, each pawn on the board (its own, `theirs` 0, and the enemy's, 1)
 /// by its square seen from `color`'s side (`sq` = 8 x (rank - 2) + file,
@@ -404,8 +442,9 @@ pub fn add_terms<S: Sink>(pos: &Chess, sink: &mut S) {
 /// The terms that read only the two sides' pawns and the kings' squares,
 /// into `sink`, White's then Black's: the pawns' and the kings' material
 /// and squares, how far up its file each pawn could walk
-/// ([`for_each_pawn_path`]) and the pawns as each king sees them
-/// ([`for_each_king_pawn`]). A search keeps their sum by pawns and kings
+/// ([`for_each_pawn_path`]), the pawns as each king sees them
+/// ([`for_each_king_pawn`]) and the kings' distances to the passed pawns
+/// ([`for_each_passer_king`]). A search keeps their sum by pawns and kings
 /// (`pawn_king_cache.rs`), so nothing else may be read here.
 #[inline(always)]
 pub fn add_pawn_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) {
@@ -427,6 +466,11 @@ pub fn add_pawn_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) {
         });
         for_each_king_pawn(board, color, |bucket, theirs, sq| {
             sink.add(Term::KingPawns, 2 * bucket + theirs, sq)
+        });
+        for_each_passer_king(board, color, |row, whose, d| {
+            for _ in 0..d {
+                sink.add(Term::PasserKings, row, whose)
+            }
         });
     }
 }
@@ -655,6 +699,29 @@ mod tests {
         for_each_pawn_path(board, Color::Black, pawns[0], |row, n| seen.push((row, n)));
         // d6 is on Black's third rank (row 1).
         assert_eq!(seen, [(1, 0)]);
+    }
+
+    #[test]
+    fn a_passed_pawn_counts_both_kings_distances_to_the_square_ahead_of_it() {
+        // White: a5 is passed (no black pawn on files a-b ahead of it); its
+        // square ahead a6 is 5 king moves from e1 (5 ranks, 4 files) and 4
+        // from Black's king e8 (4 files, 2 ranks). e4 is not passed: the
+        // black pawn d6 stands ahead of it on a file beside it, as e4 does
+        // of d6. Black: h4 is passed; its square ahead h3 is 5 moves from
+        // its own king e8 and 3 from White's e1; it stands on Black's fifth
+        // rank (row 3).
+        let pos = from_fen("4k3/8/3p4/P7/4P2p/8/8/4K3 w - - 0 1", false).unwrap();
+        let board = pos.board();
+        let mut seen = Vec::new();
+        for_each_passer_king(board, Color::White, |row, whose, d| {
+            seen.push((row, whose, d))
+        });
+        assert_eq!(seen, [(3, 0, 5), (3, 1, 4)]);
+        let mut seen = Vec::new();
+        for_each_passer_king(board, Color::Black, |row, whose, d| {
+            seen.push((row, whose, d))
+        });
+        assert_eq!(seen, [(3, 0, 5), (3, 1, 3)]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use crate::psqt::{
     Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_PAWNS, KING_WEAK, MATERIAL, MG_PST, MOBILITY,
-    PAWN_CHUNKS, PAWN_PATH, PAWN_PUSH, SAFE_CHECKS, TARGETS,
+    PASSER_KINGS, PAWN_CHUNKS, PAWN_PATH, PAWN_PUSH, SAFE_CHECKS, TARGETS,
 };
 
 /// A group of weights, in the order of [`GROUPS`].
@@ -39,6 +39,8 @@ pub enum Term {
     Path,
     /// `KING_PAWNS[2 bucket + theirs][sq]`.
     KingPawns,
+    /// `PASSER_KINGS[row][whose]`, counted once a king move.
+    PasserKings,
     /// `PAWN_CHUNKS` by feature (row 0, column the feature).
     Chunks,
 }
@@ -81,7 +83,7 @@ const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "kin
 
 /// Every group of weights, in the order of [`Term`] and of the tune's
 /// coefficients; shapes are read from the tables themselves.
-pub const GROUPS: [Group; 12] = [
+pub const GROUPS: [Group; 13] = [
     Group {
         term: Term::Material,
         fit: "material",
@@ -182,6 +184,15 @@ pub const GROUPS: [Group; 12] = [
         layout: Layout::Rows,
     },
     Group {
+        term: Term::PasserKings,
+        fit: "passer-kings",
+        name: "PASSER_KINGS",
+        ty: "[[Weight; 2]; 6]",
+        rows: PASSER_KINGS.len(),
+        cols: PASSER_KINGS[0].len(),
+        layout: Layout::Rows,
+    },
+    Group {
         term: Term::Chunks,
         fit: "chunks",
         name: "PAWN_CHUNKS",
@@ -257,6 +268,7 @@ impl Term {
             Term::Push => PAWN_PUSH[row][col],
             Term::Path => PAWN_PATH[row][col],
             Term::KingPawns => KING_PAWNS[row][col],
+            Term::PasserKings => PASSER_KINGS[row][col],
             Term::Chunks => chunk_weights()[col],
         }
     }

@@ -168,6 +168,11 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// (`theirs` 1) pawn on `sq` = 8 x (rank - 2) + file, seen from the side's\n\
          /// end of the board with the same mirror.\n\
          {king_pawns}\
+         /// Passed pawns and the kings: `PASSER_KINGS[row][whose]` is the value, for a\n\
+         /// passed pawn on its side's second to seventh rank (`row` 0-5), of each king\n\
+         /// move between its own (`whose` 0) or the enemy (`whose` 1) king and the\n\
+         /// square ahead of it.\n\
+         {passer_kings}\
          /// Two bishops against fewer.\n\
          {pair}\
          /// Side to move bonus.\n\
@@ -186,6 +191,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         push = d(Term::Push),
         path = d(Term::Path),
         king_pawns = d(Term::KingPawns),
+        passer_kings = d(Term::PasserKings),
         pair = d(Term::Pair),
         tempo = w[TEMPO_AT],
         chunks = d(Term::Chunks),
@@ -233,6 +239,7 @@ mod tests {
             "TEMPO",
             "PAWN_PATH",
             "KING_PAWNS",
+            "PASSER_KINGS",
             "PAWN_CHUNKS",
             "MG_PST",
             "EG_PST",
