@@ -248,33 +248,46 @@ pub fn for_each_pawn_path(
     }
 }
 
-/// Passed pawns and the kings: for each pawn of `color` on its second to
-/// seventh rank (`row` 0-5) that no enemy pawn stands in front of, on its
-/// file or the files beside it, the distance in king moves (0-7) from its
-/// own king (`whose` 0) and from the enemy king (1) to the square ahead of
-/// it, the square it must cross first.
+/// The passed pawns of `color`: its pawns that no enemy pawn stands in
+/// front of, on their file or the files beside it.
+#[inline]
+pub fn passers(board: &shakmaty::Board, color: Color) -> Bitboard {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let theirs = (board.pawns() & board.by_color(!color)).0;
+    // Every square behind an enemy pawn on its file, seen from `color`.
+    let behind = match color {
+        Color::White => {
+            let mut x = theirs >> 8;
+            x |= x >> 8;
+            x |= x >> 16;
+            x | x >> 32
+        }
+        Color::Black => {
+            let mut x = theirs << 8;
+            x |= x << 8;
+            x |= x << 16;
+            x | x << 32
+        }
+    };
+    let span = behind | ((behind << 1) & !FILE_A) | ((behind >> 1) & !FILE_H);
+    Bitboard((board.pawns() & board.by_color(color)).0 & !span)
+}
+
+/// Passed pawns and the kings: for each passed pawn of `color`
+/// ([`passers`]) on its second to seventh rank (`row` 0-5), the distance in
+/// king moves (0-7) from its own king (`whose` 0) and from the enemy king
+/// (1) to the square ahead of it, the square it must cross first.
 pub fn for_each_passer_king(
     board: &shakmaty::Board,
     color: Color,
     mut f: impl FnMut(usize, usize, usize),
 ) {
-    let their_pawns = board.pawns() & board.by_color(!color);
     let kings = [board.king_of(color), board.king_of(!color)];
-    for sq in board.pawns() & board.by_color(color) {
+    for sq in passers(board, color) {
         let Some(row) = (color.relative_rank(sq.rank()) as usize).checked_sub(1) else {
             continue;
         };
-        let file = sq.file();
-        let files = Bitboard::from_file(file)
-            | file.offset(-1).map_or(Bitboard::EMPTY, Bitboard::from_file)
-            | file.offset(1).map_or(Bitboard::EMPTY, Bitboard::from_file);
-        let ahead = match color {
-            Color::White => Bitboard(u64::MAX << (8 * (sq.rank() as u32 + 1))),
-            Color::Black => Bitboard((1u64 << (8 * sq.rank() as u32)) - 1),
-        };
-        if !(their_pawns & files & ahead).is_empty() {
-            continue;
-        }
         let Some(stop) = sq.offset(color.fold_wb(8, -8)) else {
             continue;
         };
