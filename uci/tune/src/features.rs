@@ -92,6 +92,25 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
     Ok(mask)
 }
 
+/// The rows of the named groups whose weighted means a fit keeps
+/// (`--keep-means`), each a list of coefficients; an unknown name is an
+/// error that lists the names.
+pub fn rows_of(groups: &[String]) -> Result<Vec<Vec<usize>>, String> {
+    let mut rows = Vec::new();
+    for g in groups {
+        let name = g.trim();
+        let Some(group) = GROUPS.iter().find(|x| x.fit == name) else {
+            let names: Vec<&str> = GROUPS.iter().map(|x| x.fit).collect();
+            let known = names.join(", ");
+            return Err(format!("--keep-means: unknown group {name:?} ({known})"));
+        };
+        for r in 0..group.rows {
+            rows.push((0..group.cols).map(|c| group.term.index(r, c)).collect());
+        }
+    }
+    Ok(rows)
+}
+
 /// A king-attack, safe-check or weak-square cell too rare to fit (`rare`) takes the value
 /// of the cell with one square fewer (for as many attackers), so that
 /// reaching one more square never falls back to the start value.

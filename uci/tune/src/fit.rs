@@ -124,6 +124,64 @@ pub struct Settings {
     pub anchor: Option<Vec<f64>>,
     /// Parameters Adam may change (`features::trainable`); the rest stay.
     pub trainable: Vec<bool>,
+    /// Rows of coefficients (`features::rows_of`) whose means, weighted by
+    /// `usage`, stay the start's: see `keep_means`.
+    pub keep_means: Vec<Vec<usize>>,
+}
+
+/// How much the positions of `d` use each parameter: the sum over them of
+/// the coefficient's size, times the phase for a middlegame weight and one
+/// minus it for an endgame weight (the tempo's is 0).
+pub fn usage(d: &Dataset) -> Vec<f64> {
+    let mut u = vec![0.0; N_PARAMS];
+    for i in 0..d.len() {
+        let p = d.phase[i] as f64 / PHASE_MAX as f64;
+        for j in d.start[i] as usize..d.start[i + 1] as usize {
+            let t = 2 * d.term[j] as usize;
+            let c = (d.count[j] as f64).abs();
+            u[t] += c * p;
+            u[t + 1] += c * (1.0 - p);
+        }
+    }
+    u
+}
+
+/// Puts back each row's mean of `start` into `w`, middlegame and endgame
+/// apart, the mean weighted by `usage`: the rows' trainable weights move
+/// together by what the row drifted. A table indexed by a count (how closed
+/// the position is, how many pawns a bishop has on its colour) gives every
+/// piece one cell, so its mean is a change of the piece's material value;
+/// kept, the table can only say how the piece's worth varies, not take up
+/// the material.
+pub fn keep_means(
+    w: &mut [f64],
+    start: &[f64],
+    rows: &[Vec<usize>],
+    usage: &[f64],
+    trainable: &[bool],
+) {
+    for row in rows {
+        for ph in 0..2 {
+            let at = |t: usize| 2 * t + ph;
+            let total: f64 = row.iter().map(|&t| usage[at(t)]).sum();
+            let movable: f64 = row
+                .iter()
+                .filter(|&&t| trainable[at(t)])
+                .map(|&t| usage[at(t)])
+                .sum();
+            if total <= 0.0 || movable <= 0.0 {
+                continue;
+            }
+            let drift: f64 = row
+                .iter()
+                .map(|&t| usage[at(t)] * (w[at(t)] - start[at(t)]))
+                .sum::<f64>()
+                / movable;
+            for &t in row.iter().filter(|&&t| trainable[at(t)]) {
+                w[at(t)] -= drift;
+            }
+        }
+    }
 }
 
 /// Puts back the scale of `start` into `w`: the material values are the
@@ -169,6 +227,11 @@ pub fn adam(
     let mut order: Vec<u32> = (0..d.len() as u32).collect();
     let mut rng = Rng::new(s.seed ^ 0x5eed_ada0);
     let mut step = 0i32;
+    let (start, use_of) = if s.keep_means.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        (w.to_vec(), usage(d))
+    };
     for epoch in 0..s.epochs {
         rng.shuffle(&mut order);
         let lr = s.lr * (1.0 - 0.9 * epoch as f64 / s.epochs.max(1) as f64);
@@ -198,6 +261,9 @@ pub fn adam(
             }
             if let Some(start) = &s.anchor {
                 anchor(w, start);
+            }
+            if !s.keep_means.is_empty() {
+                keep_means(w, &start, &s.keep_means, &use_of, &s.trainable);
             }
         }
         report(epoch + 1, w);
@@ -249,6 +315,7 @@ mod tests {
             seed: 3,
             anchor: None,
             trainable: vec![true; N_PARAMS],
+            keep_means: Vec::new(),
         };
         adam(&d, &mut w, k, &s, |_, _| {});
         let after = loss(&d, &w, k);
@@ -267,6 +334,7 @@ mod tests {
                 seed,
                 anchor: None,
                 trainable: vec![true; N_PARAMS],
+                keep_means: Vec::new(),
             };
             adam(&d, &mut w, 0.01, &s, |_, _| {});
             w
@@ -333,6 +401,7 @@ mod tests {
             seed: 3,
             anchor: Some(start.clone()),
             trainable: vec![true; N_PARAMS],
+            keep_means: Vec::new(),
         };
         let k = fit_k(&d, &w);
         let before = loss(&d, &w, k);
@@ -367,6 +436,7 @@ mod tests {
             seed: 3,
             anchor: None,
             trainable: trainable.clone(),
+            keep_means: Vec::new(),
         };
         let k = fit_k(&d, &w);
         let before = loss(&d, &w, k);
@@ -379,5 +449,42 @@ mod tests {
             }
         }
         assert!(super::super::features::trainable(&["king".into()]).is_err());
+    }
+
+    #[test]
+    fn a_fit_keeping_the_means_moves_cells_apart_but_not_a_rows_weighted_mean() {
+        let d = synthetic();
+        let mut w = start();
+        let groups = ["pst".to_string()];
+        let trainable = super::super::features::trainable(&groups).unwrap();
+        let rows = super::super::features::rows_of(&groups).unwrap();
+        let s = Settings {
+            epochs: 50,
+            batch: 64,
+            lr: 5.0,
+            seed: 3,
+            anchor: None,
+            trainable,
+            keep_means: rows.clone(),
+        };
+        let k = fit_k(&d, &w);
+        let before = loss(&d, &w, k);
+        adam(&d, &mut w, k, &s, |_, _| {});
+        assert!(loss(&d, &w, k) < before, "the square tables still learn");
+        let start = start();
+        let u = usage(&d);
+        let knights = 2 * Term::Pst.index(1, 0)..2 * Term::Pst.index(2, 0);
+        let moved: f64 = knights.map(|p| (w[p] - start[p]).abs()).sum();
+        assert!(moved > 1.0, "the knights' squares were fitted");
+        for row in &rows {
+            for ph in 0..2 {
+                let drift: f64 = row
+                    .iter()
+                    .map(|&t| u[2 * t + ph] * (w[2 * t + ph] - start[2 * t + ph]))
+                    .sum();
+                assert!(drift.abs() < 1e-6, "a row's weighted mean moved by {drift}");
+            }
+        }
+        assert!(super::super::features::rows_of(&["queens".into()]).is_err());
     }
 }

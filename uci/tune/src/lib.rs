@@ -81,6 +81,12 @@ pub struct Args {
     /// e.g. `--from-psqt --fit mobility,pair,tempo`.
     #[arg(long, value_delimiter = ',')]
     fit: Vec<String>,
+    /// Each row of these groups keeps its start's mean, weighted by how
+    /// often the training positions use each cell (comma-separated group
+    /// names, as --fit): a table indexed by a count cannot then take up
+    /// the piece's material value.
+    #[arg(long, value_delimiter = ',')]
+    keep_means: Vec<String>,
 }
 
 /// Refuses, before any work, an --out the tune could not write or must not
@@ -128,6 +134,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         return Err("--batch and --lr must be positive".into());
     }
     let mut trainable = features::trainable(&args.fit)?;
+    let keep_means = features::rows_of(&args.keep_means)?;
     let clock = Instant::now();
     let sources = args
         .pgn
@@ -216,6 +223,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         seed: args.seed,
         anchor: args.anchor.then(|| w.clone()),
         trainable,
+        keep_means,
     };
     let fit_clock = Instant::now();
     fit::adam(&train, &mut w, k, &settings, |epoch, w| {
@@ -252,10 +260,11 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.seed
         ),
         format!(
-            "Fit: K = {k:.6}, start {}{}{}, Adam {} epochs; loss train {train0:.6} -> {train1:.6}, held-out {held0:.6} -> {held1:.6}.",
+            "Fit: K = {k:.6}, start {}{}{}{}, Adam {} epochs; loss train {train0:.6} -> {train1:.6}, held-out {held0:.6} -> {held1:.6}.",
             if args.from_psqt { "psqt.rs" } else { "material only" },
             if args.anchor { " (anchored: material and square-table means kept)" } else { "" },
             if args.fit.is_empty() { String::new() } else { format!(", fitted: {} (the rest kept)", args.fit.join(", ")) },
+            if args.keep_means.is_empty() { String::new() } else { format!(", each row's weighted mean kept: {}", args.keep_means.join(", ")) },
             args.epochs
         ),
     ];
