@@ -325,6 +325,34 @@ pub fn for_each_king_pawn(
     }
 }
 
+/// A bishop's own pawns: calls `f(0, n)` and `f(1, r)` for each bishop of
+/// `color`, `n` the pawns of its side on squares of its colour (0-8) and
+/// `r` how many of those an enemy pawn blocks from the square ahead (0-8):
+/// pawns a bishop cannot attack past and that hem it in.
+#[inline]
+pub fn for_each_bishop_pawns(
+    board: &shakmaty::Board,
+    color: Color,
+    mut f: impl FnMut(usize, usize),
+) {
+    const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
+    let ours = (board.pawns() & board.by_color(color)).0;
+    let theirs = (board.pawns() & board.by_color(!color)).0;
+    let blocked = match color {
+        Color::White => ours & (theirs >> 8),
+        Color::Black => ours & (theirs << 8),
+    };
+    for sq in board.bishops() & board.by_color(color) {
+        let shade = if (LIGHT >> sq as u32) & 1 == 1 {
+            LIGHT
+        } else {
+            !LIGHT
+        };
+        f(0, ((ours & shade).count_ones() as usize).min(8));
+        f(1, ((blocked & shade).count_ones() as usize).min(8));
+    }
+}
+
 /// Game phase, `PHASE_MAX` with all pieces on the board, 0 with pawns only.
 pub fn phase(pos: &Chess) -> i32 {
     let b = pos.board();
@@ -491,8 +519,10 @@ pub fn add_pawn_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) {
 /// Every term of `pos` that reads more than the pawns and the kings, into
 /// `sink`, side by side (White's, Black's, then White's and Black's again):
 /// the knights', bishops', rooks' and queens' material and squares,
-/// mobility, king attack, bishop pair, safe checks, targets, weak squares
-/// and the pawns' pushes (the square ahead reads every piece).
+/// the bishops' own pawns
+/// ([`for_each_bishop_pawns`]), mobility, king attack, bishop pair,
+/// safe checks, targets, weak squares and the pawns' pushes (the square
+/// ahead reads every piece).
 #[inline(always)]
 pub fn add_piece_terms<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
@@ -534,6 +564,7 @@ pub fn add_piece_terms<S: Sink>(pos: &Chess, sink: &mut S) {
         if (board.bishops() & ours).more_than_one() {
             sink.add(Term::Pair, 0, 0);
         }
+        for_each_bishop_pawns(board, color, |row, n| sink.add(Term::BishopPawns, row, n));
     }
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         sink.side(if ci == 0 { 1 } else { -1 });
@@ -735,6 +766,23 @@ mod tests {
             seen.push((row, whose, d))
         });
         assert_eq!(seen, [(3, 0, 5), (3, 1, 3)]);
+    }
+
+    #[test]
+    fn a_bishop_counts_its_pawns_on_its_colour_and_those_blocked() {
+        // White's bishop e2 stands on a light square: of White's pawns,
+        // c4, d5, e4 and f3 stand on light squares (b2 on a dark one), and
+        // d5 and e4 are blocked by Black's d6 and e5. Black's bishop c5 is
+        // dark-squared: a7, d6 and e5 are on dark squares (h5 on a light
+        // one), d6 and e5 blocked by White's d5 and e4.
+        let pos = from_fen("4k3/p7/3p4/2bPp2p/2P1P3/5P2/1P2B3/4K3 w - - 0 1", false).unwrap();
+        let board = pos.board();
+        let mut seen = Vec::new();
+        for_each_bishop_pawns(board, Color::White, |row, n| seen.push((row, n)));
+        assert_eq!(seen, [(0, 4), (1, 2)]);
+        let mut seen = Vec::new();
+        for_each_bishop_pawns(board, Color::Black, |row, n| seen.push((row, n)));
+        assert_eq!(seen, [(0, 3), (1, 2)]);
     }
 
     #[test]

@@ -160,6 +160,14 @@ pub const PASSER_KINGS: [[Weight; 2]; 6] = [
     [w(-16, -1), w(19, 2)],
     [w(-1, -5), w(-1, 12)],
 ];
+/// A bishop's own pawns: `BISHOP_PAWNS[0][n]` is the value of a bishop with
+/// `n` pawns of its side on squares of its colour, `BISHOP_PAWNS[1][r]` with
+/// `r` of those blocked by an enemy pawn on the square ahead.
+#[rustfmt::skip]
+pub const BISHOP_PAWNS: [[Weight; 9]; 2] = [
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+];
 /// Two bishops against fewer.
 pub const BISHOP_PAIR: Weight = w(19, 68);
 /// Side to move bonus.

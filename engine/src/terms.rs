@@ -9,8 +9,8 @@ use crate::pawn_chunk_patterns::{FEATURES, N_FEATURES};
 use std::sync::OnceLock;
 
 use crate::psqt::{
-    Weight, BISHOP_PAIR, EG_PST, KING_ATTACK, KING_PAWNS, KING_WEAK, MATERIAL, MG_PST, MOBILITY,
-    PASSER_KINGS, PAWN_CHUNKS, PAWN_PATH, PAWN_PUSH, SAFE_CHECKS, TARGETS,
+    Weight, BISHOP_PAIR, BISHOP_PAWNS, EG_PST, KING_ATTACK, KING_PAWNS, KING_WEAK, MATERIAL,
+    MG_PST, MOBILITY, PASSER_KINGS, PAWN_CHUNKS, PAWN_PATH, PAWN_PUSH, SAFE_CHECKS, TARGETS,
 };
 
 /// A group of weights, in the order of [`GROUPS`].
@@ -41,6 +41,8 @@ pub enum Term {
     KingPawns,
     /// `PASSER_KINGS[row][whose]`, counted once a king move.
     PasserKings,
+    /// `BISHOP_PAWNS[0][n]` and `[1][r]`, once for each bishop.
+    BishopPawns,
     /// `PAWN_CHUNKS` by feature (row 0, column the feature).
     Chunks,
 }
@@ -83,7 +85,7 @@ const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "kin
 
 /// Every group of weights, in the order of [`Term`] and of the tune's
 /// coefficients; shapes are read from the tables themselves.
-pub const GROUPS: [Group; 13] = [
+pub const GROUPS: [Group; 14] = [
     Group {
         term: Term::Material,
         fit: "material",
@@ -193,6 +195,15 @@ pub const GROUPS: [Group; 13] = [
         layout: Layout::Rows,
     },
     Group {
+        term: Term::BishopPawns,
+        fit: "bishop-pawns",
+        name: "BISHOP_PAWNS",
+        ty: "[[Weight; 9]; 2]",
+        rows: BISHOP_PAWNS.len(),
+        cols: BISHOP_PAWNS[0].len(),
+        layout: Layout::Rows,
+    },
+    Group {
         term: Term::Chunks,
         fit: "chunks",
         name: "PAWN_CHUNKS",
@@ -269,6 +280,7 @@ impl Term {
             Term::Path => PAWN_PATH[row][col],
             Term::KingPawns => KING_PAWNS[row][col],
             Term::PasserKings => PASSER_KINGS[row][col],
+            Term::BishopPawns => BISHOP_PAWNS[row][col],
             Term::Chunks => chunk_weights()[col],
         }
     }

@@ -173,6 +173,10 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// move between its own (`whose` 0) or the enemy (`whose` 1) king and the\n\
          /// square ahead of it.\n\
          {passer_kings}\
+         /// A bishop's own pawns: `BISHOP_PAWNS[0][n]` is the value of a bishop with\n\
+         /// `n` pawns of its side on squares of its colour, `BISHOP_PAWNS[1][r]` with\n\
+         /// `r` of those blocked by an enemy pawn on the square ahead.\n\
+         {bishop_pawns}\
          /// Two bishops against fewer.\n\
          {pair}\
          /// Side to move bonus.\n\
@@ -192,6 +196,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         path = d(Term::Path),
         king_pawns = d(Term::KingPawns),
         passer_kings = d(Term::PasserKings),
+        bishop_pawns = d(Term::BishopPawns),
         pair = d(Term::Pair),
         tempo = w[TEMPO_AT],
         chunks = d(Term::Chunks),
@@ -240,6 +245,7 @@ mod tests {
             "PAWN_PATH",
             "KING_PAWNS",
             "PASSER_KINGS",
+            "BISHOP_PAWNS",
             "PAWN_CHUNKS",
             "MG_PST",
             "EG_PST",
