@@ -335,21 +335,21 @@ pub fn for_each_bishop_pawns(
     color: Color,
     mut f: impl FnMut(usize, usize),
 ) {
-    const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
-    let ours = (board.pawns() & board.by_color(color)).0;
+    let ours = board.pawns() & board.by_color(color);
     let theirs = (board.pawns() & board.by_color(!color)).0;
-    let blocked = match color {
-        Color::White => ours & (theirs >> 8),
-        Color::Black => ours & (theirs << 8),
-    };
+    let blocked = ours
+        & Bitboard(match color {
+            Color::White => theirs >> 8,
+            Color::Black => theirs << 8,
+        });
     for sq in board.bishops() & board.by_color(color) {
-        let shade = if (LIGHT >> sq as u32) & 1 == 1 {
-            LIGHT
+        let shade = if sq.is_light() {
+            Bitboard::LIGHT_SQUARES
         } else {
-            !LIGHT
+            Bitboard::DARK_SQUARES
         };
-        f(0, ((ours & shade).count_ones() as usize).min(8));
-        f(1, ((blocked & shade).count_ones() as usize).min(8));
+        f(0, (ours & shade).count().min(8));
+        f(1, (blocked & shade).count().min(8));
     }
 }
 

@@ -8,7 +8,7 @@ use mach_engine::pawn_chunks;
 use mach_engine::psqt::{
     KING_ATTACKERS_N, KING_ATTACK_ROWS, KING_HITS_N, KING_WEAK_N, SAFE_CHECKS_N, TEMPO,
 };
-use mach_engine::terms::{Sink, Term, GROUPS, N_TERMS};
+use mach_engine::terms::{Group, Sink, Term, GROUPS, N_TERMS};
 use shakmaty::{Chess, Color, Position};
 
 /// Parameters: term t's mg weight at 2t, eg weight at 2t + 1 (terms as
@@ -66,6 +66,19 @@ pub fn extract(pos: &Chess) -> Features {
     }
 }
 
+/// The group `name` of `terms::GROUPS`; an unknown name is an error of
+/// `flag` that lists the groups' names and the `extra` ones the flag takes.
+fn group_named(name: &str, flag: &str, extra: &[&str]) -> Result<&'static Group, String> {
+    GROUPS.iter().find(|x| x.fit == name).ok_or_else(|| {
+        let names: Vec<&str> = GROUPS
+            .iter()
+            .map(|x| x.fit)
+            .chain(extra.iter().copied())
+            .collect();
+        format!("{flag}: unknown group {name:?} ({})", names.join(", "))
+    })
+}
+
 /// Which parameters a fit may change: those of the named groups (all when
 /// `groups` is empty); an unknown name is an error that lists the names.
 pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
@@ -79,11 +92,7 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
             mask[TEMPO_AT] = true;
             continue;
         }
-        let Some(term) = GROUPS.iter().find(|x| x.fit == name).map(|x| x.term) else {
-            let names: Vec<&str> = GROUPS.iter().map(|x| x.fit).chain(["tempo"]).collect();
-            let known = names.join(", ");
-            return Err(format!("--fit: unknown group {name:?} ({known})"));
-        };
+        let term = group_named(name, "--fit", &["tempo"])?.term;
         for t in term.at()..term.at() + term.size() {
             mask[2 * t] = true;
             mask[2 * t + 1] = true;
@@ -98,12 +107,7 @@ pub fn trainable(groups: &[String]) -> Result<Vec<bool>, String> {
 pub fn rows_of(groups: &[String]) -> Result<Vec<Vec<usize>>, String> {
     let mut rows = Vec::new();
     for g in groups {
-        let name = g.trim();
-        let Some(group) = GROUPS.iter().find(|x| x.fit == name) else {
-            let names: Vec<&str> = GROUPS.iter().map(|x| x.fit).collect();
-            let known = names.join(", ");
-            return Err(format!("--keep-means: unknown group {name:?} ({known})"));
-        };
+        let group = group_named(g.trim(), "--keep-means", &[])?;
         for r in 0..group.rows {
             rows.push((0..group.cols).map(|c| group.term.index(r, c)).collect());
         }

@@ -163,13 +163,12 @@ pub fn keep_means(
     for row in rows {
         for ph in 0..2 {
             let at = |t: usize| 2 * t + ph;
-            let total: f64 = row.iter().map(|&t| usage[at(t)]).sum();
             let movable: f64 = row
                 .iter()
                 .filter(|&&t| trainable[at(t)])
                 .map(|&t| usage[at(t)])
                 .sum();
-            if total <= 0.0 || movable <= 0.0 {
+            if movable <= 0.0 {
                 continue;
             }
             let drift: f64 = row
