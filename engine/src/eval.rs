@@ -1,7 +1,8 @@
 //! Static evaluation: material + piece-square tables + mobility (a value per
 //! number of squares reached; into the enemy king's zone, onto enemy pieces,
 //! the pawns' square ahead and how far up its file each pawn could walk) +
-//! bishop pair + the pawns' squares as each king sees them,
+//! bishop pair + the pawns' squares as each king sees them + the pawns'
+//! structure (isolated, stacked, backward, side by side, defended),
 //! tapered between middlegame and endgame by game phase, in centipawns from
 //! the side to move's point of view. The numbers live in `psqt.rs`; the
 //! terms are read once, into a sink (`terms.rs`): the score here, a trace of
@@ -299,6 +300,67 @@ pub fn for_each_passer_king(
     }
 }
 
+/// The pawns' structure: for each pawn of `color` on its second to seventh
+/// rank (`row` 0-5), `f(kind, row)` once for each of these it is: isolated,
+/// no pawn of its side on the files beside it (`kind` 0); stacked, a pawn of
+/// its side in front of it on its file (1); backward, not isolated but with
+/// no pawn of its side beside or behind it on the files beside it to defend
+/// it when it advances, the square ahead attacked by an enemy pawn, with an
+/// enemy pawn on its file (2) or none, so the enemy's rooks can reach it (3);
+/// in a phalanx, a pawn of its side beside it on its rank (4); defended by a
+/// pawn of its side (5).
+pub fn for_each_pawn_structure(
+    board: &shakmaty::Board,
+    color: Color,
+    mut f: impl FnMut(usize, usize),
+) {
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let defended = pawn_attacks(ours, color);
+    let their_attacks = pawn_attacks(theirs, !color);
+    for sq in ours {
+        let Some(row) = (color.relative_rank(sq.rank()) as usize).checked_sub(1) else {
+            continue;
+        };
+        let file = Bitboard::from_file(sq.file());
+        let beside = sq.file().offset(-1).map_or(Bitboard::EMPTY, Bitboard::from_file)
+            | sq.file().offset(1).map_or(Bitboard::EMPTY, Bitboard::from_file);
+        // Squares of the ranks in front of the pawn, and of its rank and those
+        // behind it, seen from `color`.
+        let rank = sq.rank() as u32;
+        let (ahead, not_ahead) = match color {
+            Color::White => {
+                let ahead = u64::MAX.checked_shl(8 * (rank + 1)).unwrap_or(0);
+                (Bitboard(ahead), Bitboard(!ahead))
+            }
+            Color::Black => {
+                let not_ahead = u64::MAX << (8 * rank);
+                (Bitboard(!not_ahead), Bitboard(not_ahead))
+            }
+        };
+        let isolated = (ours & beside).is_empty();
+        if isolated {
+            f(0, row);
+        }
+        if !(ours & file & ahead).is_empty() {
+            f(1, row);
+        }
+        let stop = sq.offset(color.fold_wb(8, -8));
+        if !isolated
+            && (ours & beside & not_ahead).is_empty()
+            && stop.is_some_and(|s| their_attacks.contains(s))
+        {
+            f(if (theirs & file).is_empty() { 3 } else { 2 }, row);
+        }
+        if !(ours & beside & Bitboard::from_rank(sq.rank())).is_empty() {
+            f(4, row);
+        }
+        if defended.contains(sq) {
+            f(5, row);
+        }
+    }
+}
+
 /// Piece-square tables of the pawns as a king sees them: for the king of
 /// `color`, each pawn on the board (its own, `theirs` 0, and the enemy's, 1)
 /// by its square seen from `color`'s side (`sq` = 8 x (rank - 2) + file,
@@ -484,8 +546,9 @@ pub fn add_terms<S: Sink>(pos: &Chess, sink: &mut S) {
 /// into `sink`, White's then Black's: the pawns' and the kings' material
 /// and squares, how far up its file each pawn could walk
 /// ([`for_each_pawn_path`]), the pawns as each king sees them
-/// ([`for_each_king_pawn`]) and the kings' distances to the passed pawns
-/// ([`for_each_passer_king`]). A search keeps their sum by pawns and kings
+/// ([`for_each_king_pawn`]), the kings' distances to the passed pawns
+/// ([`for_each_passer_king`]) and the pawns' structure
+/// ([`for_each_pawn_structure`]). A search keeps their sum by pawns and kings
 /// (`pawn_king_cache.rs`), so nothing else may be read here.
 #[inline(always)]
 pub fn add_pawn_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) {
@@ -512,6 +575,9 @@ pub fn add_pawn_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) {
             for _ in 0..d {
                 sink.add(Term::PasserKings, row, whose)
             }
+        });
+        for_each_pawn_structure(board, color, |kind, row| {
+            sink.add(Term::Structure, kind, row)
         });
     }
 }
@@ -743,6 +809,33 @@ mod tests {
         for_each_pawn_path(board, Color::Black, pawns[0], |row, n| seen.push((row, n)));
         // d6 is on Black's third rank (row 1).
         assert_eq!(seen, [(1, 0)]);
+    }
+
+    #[test]
+    fn each_pawn_counts_as_isolated_stacked_backward_in_a_phalanx_or_defended() {
+        fn seen(fen: &str, color: Color) -> Vec<(usize, usize)> {
+            let pos = from_fen(fen, false).unwrap();
+            let mut v = Vec::new();
+            for_each_pawn_structure(pos.board(), color, |kind, row| v.push((kind, row)));
+            v
+        }
+        // White a2 and a3: isolated, a2 with a3 in front of it. c3: d4 beside
+        // it stands ahead, so nothing would defend it on c4, which b5
+        // attacks, and c6 stands on its file: backward (2). d4 and e4 stand
+        // side by side, and c3 defends d4. Black b5 is defended by c6; c6 has
+        // b5 only in front of it, and d4 attacks c5: backward, c3 on its file.
+        let fen = "4k3/8/2p5/1p6/3PP3/P1P5/P7/4K3 w - - 0 1";
+        assert_eq!(
+            seen(fen, Color::White),
+            [(0, 0), (1, 0), (0, 1), (2, 1), (4, 2), (5, 2), (4, 2)]
+        );
+        assert_eq!(seen(fen, Color::Black), [(5, 2), (2, 1)]);
+        // f2 is backward (g3 stands ahead of it, e4 attacks f3) with no enemy
+        // pawn on its file (3); f2 defends g3. Black's e4 is isolated on
+        // Black's fifth rank (row 3).
+        let fen = "4k3/8/8/8/4p3/6P1/5P2/4K3 w - - 0 1";
+        assert_eq!(seen(fen, Color::White), [(3, 0), (5, 1)]);
+        assert_eq!(seen(fen, Color::Black), [(0, 3)]);
     }
 
     #[test]

@@ -172,6 +172,20 @@ pub const BISHOP_PAWNS: [[Weight; 9]; 2] = [
     [w(14, -2), w(6, 6), w(4, 0), w(0, -3), w(-3, -2), w(-5, -7), w(-9, 22), w(-10, 26), w(0, 0)],
     [w(3, 0), w(-1, 1), w(-6, -9), w(-31, 0), w(-75, 28), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
 ];
+/// The pawns' structure: `PAWN_STRUCTURE[kind][row]` is the value of a pawn
+/// on its side's second to seventh rank (`row` 0-5) that is isolated (`kind`
+/// 0), has a pawn of its side in front of it on its file (1), is backward
+/// with an enemy pawn on its file (2) or without one (3), stands beside a pawn
+/// of its side (4) or is defended by one (5).
+#[rustfmt::skip]
+pub const PAWN_STRUCTURE: [[Weight; 6]; 6] = [
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+    [w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0), w(0, 0)],
+];
 /// Two bishops against fewer.
 pub const BISHOP_PAIR: Weight = w(19, 68);
 /// Side to move bonus.

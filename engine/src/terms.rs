@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 
 use crate::psqt::{
     Weight, BISHOP_PAIR, BISHOP_PAWNS, EG_PST, KING_ATTACK, KING_PAWNS, KING_WEAK, MATERIAL,
-    MG_PST, MOBILITY, PASSER_KINGS, PAWN_CHUNKS, PAWN_PATH, PAWN_PUSH, SAFE_CHECKS, TARGETS,
+    MG_PST, MOBILITY, PASSER_KINGS, PAWN_CHUNKS, PAWN_PATH, PAWN_PUSH, PAWN_STRUCTURE,
+    SAFE_CHECKS, TARGETS,
 };
 
 /// A group of weights, in the order of [`GROUPS`].
@@ -43,6 +44,8 @@ pub enum Term {
     PasserKings,
     /// `BISHOP_PAWNS[0][n]` and `[1][r]`, once for each bishop.
     BishopPawns,
+    /// `PAWN_STRUCTURE[kind][row]`, once for each pawn of that kind.
+    Structure,
     /// `PAWN_CHUNKS` by feature (row 0, column the feature).
     Chunks,
 }
@@ -85,7 +88,7 @@ const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "kin
 
 /// Every group of weights, in the order of [`Term`] and of the tune's
 /// coefficients; shapes are read from the tables themselves.
-pub const GROUPS: [Group; 14] = [
+pub const GROUPS: [Group; 15] = [
     Group {
         term: Term::Material,
         fit: "material",
@@ -204,6 +207,15 @@ pub const GROUPS: [Group; 14] = [
         layout: Layout::Rows,
     },
     Group {
+        term: Term::Structure,
+        fit: "pawn-structure",
+        name: "PAWN_STRUCTURE",
+        ty: "[[Weight; 6]; 6]",
+        rows: PAWN_STRUCTURE.len(),
+        cols: PAWN_STRUCTURE[0].len(),
+        layout: Layout::Rows,
+    },
+    Group {
         term: Term::Chunks,
         fit: "chunks",
         name: "PAWN_CHUNKS",
@@ -281,6 +293,7 @@ impl Term {
             Term::KingPawns => KING_PAWNS[row][col],
             Term::PasserKings => PASSER_KINGS[row][col],
             Term::BishopPawns => BISHOP_PAWNS[row][col],
+            Term::Structure => PAWN_STRUCTURE[row][col],
             Term::Chunks => chunk_weights()[col],
         }
     }

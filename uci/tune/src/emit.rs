@@ -177,6 +177,12 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
          /// `n` pawns of its side on squares of its colour, `BISHOP_PAWNS[1][r]` with\n\
          /// `r` of those blocked by an enemy pawn on the square ahead.\n\
          {bishop_pawns}\
+         /// The pawns' structure: `PAWN_STRUCTURE[kind][row]` is the value of a pawn\n\
+         /// on its side's second to seventh rank (`row` 0-5) that is isolated (`kind`\n\
+         /// 0), has a pawn of its side in front of it on its file (1), is backward\n\
+         /// with an enemy pawn on its file (2) or without one (3), stands beside a pawn\n\
+         /// of its side (4) or is defended by one (5).\n\
+         {structure}\
          /// Two bishops against fewer.\n\
          {pair}\
          /// Side to move bonus.\n\
@@ -197,6 +203,7 @@ pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
         king_pawns = d(Term::KingPawns),
         passer_kings = d(Term::PasserKings),
         bishop_pawns = d(Term::BishopPawns),
+        structure = d(Term::Structure),
         pair = d(Term::Pair),
         tempo = w[TEMPO_AT],
         chunks = d(Term::Chunks),
@@ -246,6 +253,7 @@ mod tests {
             "KING_PAWNS",
             "PASSER_KINGS",
             "BISHOP_PAWNS",
+            "PAWN_STRUCTURE",
             "PAWN_CHUNKS",
             "MG_PST",
             "EG_PST",
