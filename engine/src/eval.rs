@@ -323,8 +323,10 @@ pub fn for_each_pawn_structure(
             continue;
         };
         let file = Bitboard::from_file(sq.file());
-        let beside = sq.file().offset(-1).map_or(Bitboard::EMPTY, Bitboard::from_file)
-            | sq.file().offset(1).map_or(Bitboard::EMPTY, Bitboard::from_file);
+        let beside = [-1, 1]
+            .into_iter()
+            .filter_map(|d| sq.file().offset(d))
+            .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_file(f));
         // Squares of the ranks in front of the pawn, and of its rank and those
         // behind it, seen from `color`.
         let rank = sq.rank() as u32;

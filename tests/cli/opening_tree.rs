@@ -5,35 +5,28 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::{mach, temp, text, Engine, LONG};
 
 /// The UCI lines `mach` prints for `input` with `HOME` an empty directory
-/// and no index anywhere: a fresh install.
+/// and no index anywhere: a fresh install. A `go` in `input` is answered
+/// before the input ends (the end of input is `quit`, which would stop the
+/// search), then `isready` closes the session.
 fn fresh_install(input: &str) -> Vec<String> {
     let home = temp("fresh-home");
-    let mut child = Command::new(mach())
-        .env("HOME", home.path())
-        .env_remove("XDG_DATA_HOME")
-        .env_remove("MACH_INDEX")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
+    let mut engine = Engine::start_fresh_install(home.path());
+    for line in input.lines() {
+        engine.send(line);
+    }
+    if input.lines().any(|l| l.starts_with("go")) {
+        engine.bestmove(LONG);
+    }
+    engine.send("isready");
+    engine.expect("readyok", LONG, |l| l == "readyok");
+    engine.close();
+    assert!(engine.wait_exit(LONG), "mach ends at the end of its input");
+    engine.seen.clone()
 }
 
 /// 1.d4 Nf6 2.c4 e5 3.dxe5 Ng4: the Budapest Gambit, 93 games of the big

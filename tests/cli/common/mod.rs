@@ -46,10 +46,25 @@ impl Engine {
         Engine::spawn(bash)
     }
 
+    /// The engine as a fresh install sees the world: `HOME` is `home` (an
+    /// empty directory), and neither `XDG_DATA_HOME` nor `MACH_INDEX` is set.
+    pub fn start_fresh_install(home: &Path) -> Engine {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mach"));
+        command
+            .env("HOME", home)
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("MACH_INDEX");
+        Engine::spawn_as_is(command)
+    }
+
     fn spawn(mut command: Command) -> Engine {
+        // Hermetic: never the user's own default index.
+        command.env("MACH_INDEX", "/nonexistent/mach-test-default-index");
+        Engine::spawn_as_is(command)
+    }
+
+    fn spawn_as_is(mut command: Command) -> Engine {
         let mut child = command
-            // Hermetic: never the user's own default index.
-            .env("MACH_INDEX", "/nonexistent/mach-test-default-index")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
