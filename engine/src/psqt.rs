@@ -4,6 +4,22 @@
 //! these numbers came to be); re-run it rather than editing by hand. Tables
 //! are listed rank 8 first: White reads `TABLE[sq ^ 56]`, black `TABLE[sq]` (a1 = 0).
 //!
+//! Command: `mach tune /tmp/self-sf5k.epd /tmp/p300k-sf5k.epd /tmp/new200k-sf5k.epd /tmp/n3-sf5k.epd --from-psqt --anchor --fit pst,mobility,pair,king-attack,checks,king-weak,targets,pawn-push,pawn-path,tempo,king-pawns --batch 4096 --epochs 100 --positions 1200000 --seed 41 --out /tmp/kp4.rs`
+//! Data: /tmp/self-sf5k.epd, /tmp/p300k-sf5k.epd, /tmp/new200k-sf5k.epd, /tmp/n3-sf5k.epd; 856409 quiet positions (770882 train, 85527 held out, labelled by ce), seed 41.
+//! Fit: K = 0.004805, start psqt.rs (anchored: material and square-table means kept), fitted: pst, mobility, pair, king-attack, checks, king-weak, targets, pawn-push, pawn-path, tempo, king-pawns (the rest kept), Adam 100 epochs; loss train 0.014646 -> 0.013949, held-out 0.014465 -> 0.013861.
+//! Then MACH's pawn chunks alone (the rest kept):
+//! Command: `mach tune shared:books/gm2400-classical-173k.pgn --from-psqt --fit chunks --positions 2000000 --seed 51 --out /tmp/chunks-psqt.rs`
+//! Data: ../shared/books/gm2400-classical-173k.pgn; 2000000 quiet positions (1797933 train, 202067 held out by game), seed 51.
+//! Fit: K = 0.005972, start psqt.rs, fitted: chunks (the rest kept), Adam 50 epochs; loss train 0.110604 -> 0.109997, held-out 0.110654 -> 0.110133.
+//! Then the kings' distances to the passed pawns alone (the rest kept; the table started at zero):
+//! Command: `mach tune all-sf5k.epd --from-psqt --fit passer-kings --batch 4096 --epochs 100 --positions 300000 --seed 41 --k 0.005033 --out /tmp/passer-lin.rs`
+//! Data: all-sf5k.epd; 271595 quiet positions (244333 train, 27262 held out, labelled by ce), seed 41.
+//! Fit: K = 0.005033, start psqt.rs, fitted: passer-kings (the rest kept), Adam 100 epochs; loss train 0.014393 -> 0.014290, held-out 0.014155 -> 0.014098.
+//! Then the bishops' own pawns alone, each row's weighted mean kept (the rest kept; the table started at zero):
+//! Command: `mach tune all-sf5k.epd --from-psqt --fit bishop-pawns --keep-means bishop-pawns --batch 4096 --epochs 100 --positions 300000 --seed 41 --k 0.005033`
+//! Data: all-sf5k.epd; 270826 quiet positions (243645 train, 27181 held out, labelled by ce), seed 41.
+//! Fit: K = 0.005033, start psqt.rs, fitted: bishop-pawns (the rest kept), each row's weighted mean kept: bishop-pawns, Adam 100 epochs; loss train 0.014234 -> 0.014198, held-out 0.014458 -> 0.014420.
+//! Then the pawns' structure alone (the rest kept; the table started at zero):
 //! Command: `mach tune all-sf5k.epd --from-psqt --fit pawn-structure --batch 4096 --epochs 100 --positions 300000 --seed 41 --k 0.005033 --out pstruct.rs`
 //! Data: all-sf5k.epd; 270202 quiet positions (243086 train, 27116 held out, labelled by ce), seed 41.
 //! Fit: K = 0.005033, start psqt.rs, fitted: pawn-structure (the rest kept), Adam 100 epochs; loss train 0.014206 -> 0.014017, held-out 0.014414 -> 0.014250.

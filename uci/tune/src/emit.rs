@@ -83,6 +83,41 @@ fn declaration(term: Term, w: &[i32]) -> String {
     }
 }
 
+/// The psqt.rs this build's evaluation was compiled from: the start of a
+/// `--from-psqt` fit.
+pub const COMPILED_PSQT: &str = include_str!("../../../engine/src/psqt.rs");
+
+/// The provenance lines of a psqt.rs source (from its first `Command:` to the
+/// end of its header), without their `//! `.
+pub fn provenance_of(src: &str) -> Vec<String> {
+    src.find("//! Command:").map_or_else(Vec::new, |at| {
+        src[at..]
+            .lines()
+            .take_while(|l| l.starts_with("//! "))
+            .map(|l| l["//! ".len()..].to_string())
+            .collect()
+    })
+}
+
+/// The provenance of a fit, `lines` (its command, data and loss): when it
+/// changed only the groups `fitted` and kept the rest of `start` (a psqt.rs
+/// source), after `start`'s own, so that psqt.rs tells how every weight it
+/// holds came to be.
+pub fn fit_provenance(start: Option<&str>, fitted: &[String], lines: Vec<String>) -> Vec<String> {
+    match start {
+        Some(src) if !fitted.is_empty() => {
+            let mut all = provenance_of(src);
+            all.push(format!(
+                "Then {} fitted alone (the rest kept):",
+                fitted.join(", ")
+            ));
+            all.extend(lines);
+            all
+        }
+        _ => lines,
+    }
+}
+
 /// The source of psqt.rs for integer weights `w`, with `provenance` (lines of
 /// command, data, seed and loss) in its header.
 pub fn psqt_source(w: &[i32], provenance: &[String]) -> String {
@@ -240,7 +275,7 @@ mod tests {
     #[test]
     fn the_compiled_tables_written_out_read_back_as_the_same_numbers() {
         let src = psqt_source(&compiled_weights(), &["test".into()]);
-        let today = include_str!("../../../engine/src/psqt.rs");
+        let today = COMPILED_PSQT;
         for name in [
             "MATERIAL",
             "PHASE_INC",
@@ -264,19 +299,38 @@ mod tests {
 
     #[test]
     fn the_compiled_tables_written_out_with_their_provenance_are_psqt_rs_itself() {
-        let today = include_str!("../../../engine/src/psqt.rs");
-        let provenance: Vec<String> = today[today.find("//! Command:").unwrap()..]
-            .lines()
-            .take_while(|l| l.starts_with("//! "))
-            .map(|l| l["//! ".len()..].to_string())
-            .collect();
-        assert_eq!(psqt_source(&compiled_weights(), &provenance), today);
+        let today = COMPILED_PSQT;
+        assert_eq!(
+            psqt_source(&compiled_weights(), &provenance_of(today)),
+            today
+        );
+    }
+
+    #[test]
+    fn a_fit_of_some_groups_keeps_the_story_of_the_weights_it_kept() {
+        let start = "//! Header.\n//!\n//! Command: `mach tune a.epd`\n//! Fit: loss 1 -> 0.5.\n\npub const X: i32 = 1;\n";
+        let new = vec!["Command: `mach tune b.epd --fit targets`".to_string()];
+        assert_eq!(
+            fit_provenance(Some(start), &["targets".into()], new.clone()),
+            [
+                "Command: `mach tune a.epd`",
+                "Fit: loss 1 -> 0.5.",
+                "Then targets fitted alone (the rest kept):",
+                "Command: `mach tune b.epd --fit targets`",
+            ]
+        );
+        // A fit of every weight, or one from material only, owes nothing to
+        // the start's story.
+        assert_eq!(fit_provenance(Some(start), &[], new.clone()), new);
+        assert_eq!(fit_provenance(None, &["targets".into()], new.clone()), new);
+        // The compiled psqt.rs has one.
+        assert!(provenance_of(COMPILED_PSQT)[0].starts_with("Command: `mach tune"));
     }
 
     #[test]
     fn the_compiled_tables_carry_the_short_header_a_tune_writes() {
         let src = psqt_source(&compiled_weights(), &["Command: `mach tune`".into()]);
-        let today = include_str!("../../../engine/src/psqt.rs");
+        let today = COMPILED_PSQT;
         let header = |s: &str| s[..s.find("//! Command:").unwrap()].to_string();
         assert_eq!(header(today), header(&src));
     }

@@ -248,7 +248,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .chain(std::env::args().skip(2))
         .collect::<Vec<_>>()
         .join(" ");
-    let provenance = vec![
+    let lines = vec![
         format!("Command: `{command}`"),
         format!(
             "Data: {}; {} quiet positions ({} train, {} held out{}), seed {}.",
@@ -268,6 +268,12 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.epochs
         ),
     ];
+    // The weights a `--fit` keeps are the compiled psqt.rs's: its story stays.
+    let provenance = emit::fit_provenance(
+        args.from_psqt.then_some(emit::COMPILED_PSQT),
+        &args.fit,
+        lines,
+    );
     let src = emit::psqt_source(&rounded, &provenance);
     std::fs::write(&args.out, src)
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
