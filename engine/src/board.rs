@@ -34,6 +34,23 @@ pub fn null_move(pos: &Chess) -> Option<(Chess, u64)> {
     Some((child, key))
 }
 
+/// The squares the side not to move attacks: where a quiet move's piece
+/// stands or goes under threat (the history tables are split by both).
+#[inline]
+pub fn threats(pos: &Chess) -> Bitboard {
+    let board = pos.board();
+    let them = !pos.turn();
+    let occupied = board.occupied();
+    let mut attacked =
+        crate::pawn_pattern::pawn_attacks(board.pawns() & board.by_color(them), them);
+    for sq in board.by_color(them) & !board.pawns() {
+        if let Some(piece) = board.piece_at(sq) {
+            attacked |= attacks::attacks(sq, piece, occupied);
+        }
+    }
+    attacked
+}
+
 /// Does `m` (legal in `pos`) give check? Direct checks and discovered
 /// checks by sliders from bitboards; castling and en passant are rare enough
 /// to be played out.

@@ -3,7 +3,7 @@
 //! quiet move was after a given move one and two plies before) and the
 //! capture history.
 
-use shakmaty::{Color, Move, Role};
+use shakmaty::{Bitboard, Color, Move, Role};
 
 use crate::correction::Correction;
 use crate::moves::{encode, MoveCode, NO_MOVE};
@@ -33,8 +33,11 @@ pub type Conts = [Option<PieceTo>; 2];
 pub struct History {
     /// Two quiet moves per ply that caused a beta cutoff.
     pub killers: [[MoveCode; 2]; MAX_PLY + 8],
-    /// [side][from][to]: how often a quiet move raised alpha or failed high.
-    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// [side][threat][from][to]: how often a quiet move raised alpha or
+    /// failed high, apart by whether its from and to squares were attacked
+    /// (`threat_index`): leaving an attacked square and stepping onto one
+    /// are different moves.
+    butterfly: Box<[[[[i32; 64]; 64]; 4]; 2]>,
     /// [piece role][to] of the previous move: the quiet reply that refuted it.
     counters: [[MoveCode; 64]; 7],
     /// [earlier move's piece-to][quiet move's piece-to], flattened: how a
@@ -50,7 +53,7 @@ impl Default for History {
     fn default() -> Self {
         History {
             killers: [[NO_MOVE; 2]; MAX_PLY + 8],
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
             counters: [[NO_MOVE; 64]; 7],
             cont: vec![0; PIECE_TO * PIECE_TO],
             captures: vec![0; PIECE_TO * 6],
@@ -61,6 +64,15 @@ impl Default for History {
 
 fn from_to(m: Move) -> (usize, usize) {
     (m.from().map_or(0, |s| s as usize), m.to() as usize)
+}
+
+/// Which of the four butterfly tables `m` is kept in: whether `threats`
+/// (the squares the opponent attacks, `board::threats`) holds its from
+/// square, its to square.
+#[inline]
+fn threat_index(m: Move, threats: Bitboard) -> usize {
+    let from = m.from().is_some_and(|s| threats.contains(s)) as usize;
+    from * 2 + threats.contains(m.to()) as usize
 }
 
 /// The role a capture takes, as 0-5 (a pawn for en passant). A promotion
@@ -93,11 +105,11 @@ impl History {
         *self = History::default();
     }
 
-    /// Butterfly history of a quiet move.
+    /// Butterfly history of a quiet move where the opponent attacks `threats`.
     #[inline]
-    pub fn quiet(&self, side: Color, m: Move) -> i32 {
+    pub fn quiet(&self, side: Color, m: Move, threats: Bitboard) -> i32 {
         let (f, t) = from_to(m);
-        self.butterfly[side as usize][f][t]
+        self.butterfly[side as usize][threat_index(m, threats)][f][t]
     }
 
     /// Continuation histories of a quiet move after the moves in `conts`.
@@ -133,6 +145,7 @@ impl History {
         ply: usize,
         prev: Option<Move>,
         conts: Conts,
+        threats: Bitboard,
         best: Move,
         tried: &[Move],
         bonus: i32,
@@ -146,10 +159,10 @@ impl History {
         if let Some(p) = prev {
             self.counters[p.role() as usize][p.to() as usize] = code;
         }
-        self.add_quiet(side, best, conts, bonus);
+        self.add_quiet(side, best, conts, threats, bonus);
         for &m in tried {
             if m != best {
-                self.add_quiet(side, m, conts, -bonus);
+                self.add_quiet(side, m, conts, threats, -bonus);
             }
         }
     }
@@ -177,9 +190,12 @@ impl History {
         }
     }
 
-    fn add_quiet(&mut self, side: Color, m: Move, conts: Conts, bonus: i32) {
+    fn add_quiet(&mut self, side: Color, m: Move, conts: Conts, threats: Bitboard, bonus: i32) {
         let (f, t) = from_to(m);
-        gravity(&mut self.butterfly[side as usize][f][t], bonus);
+        gravity(
+            &mut self.butterfly[side as usize][threat_index(m, threats)][f][t],
+            bonus,
+        );
         self.update_continuation(side, m, conts, bonus);
     }
 
@@ -202,12 +218,8 @@ impl History {
     /// helpers on few cores, kept the main thread off the CPU (256 threads:
     /// `go movetime 200` answered in 679 ms).
     pub fn age_butterfly(&mut self) {
-        for side in self.butterfly.iter_mut() {
-            for row in side.iter_mut() {
-                for h in row.iter_mut() {
-                    *h /= 2;
-                }
-            }
+        for h in self.butterfly.iter_mut().flatten().flatten().flatten() {
+            *h /= 2;
         }
         self.killers = [[NO_MOVE; 2]; MAX_PLY + 8];
     }
@@ -234,10 +246,47 @@ mod tests {
         let mut h = History::default();
         let after_e4 = [Some(piece_to(Color::Black, e4)), None];
         let after_d4 = [Some(piece_to(Color::Black, d4)), None];
-        h.update_quiet(Color::White, 2, None, after_e4, nf3, &[d4], 400);
+        h.update_quiet(
+            Color::White,
+            2,
+            None,
+            after_e4,
+            Bitboard::EMPTY,
+            nf3,
+            &[d4],
+            400,
+        );
         assert!(h.continuation(Color::White, nf3, after_e4) > 0);
         assert!(h.continuation(Color::White, d4, after_e4) < 0);
         assert_eq!(h.continuation(Color::White, nf3, after_d4), 0);
+    }
+
+    #[test]
+    fn a_quiet_move_from_an_attacked_square_keeps_its_history_apart_from_the_same_move_in_peace() {
+        // The knight on c3 is attacked by the pawn on b4 here, not in the
+        // position without it.
+        let attacked = crate::board::from_fen("4k3/8/8/8/1p6/2N5/8/4K3 w - - 0 1", false).unwrap();
+        let calm = crate::board::from_fen("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1", false).unwrap();
+        let t_attacked = crate::board::threats(&attacked);
+        let t_calm = crate::board::threats(&calm);
+        assert!(t_attacked.contains(Square::C3) && !t_calm.contains(Square::C3));
+        let ne4 = mv(&attacked, Square::C3, Square::E4);
+        let mut h = History::default();
+        h.update_quiet(
+            Color::White,
+            3,
+            None,
+            [None, None],
+            t_attacked,
+            ne4,
+            &[],
+            500,
+        );
+        assert!(h.quiet(Color::White, ne4, t_attacked) > 0);
+        assert_eq!(
+            h.quiet(Color::White, mv(&calm, Square::C3, Square::E4), t_calm),
+            0
+        );
     }
 
     #[test]

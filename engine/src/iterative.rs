@@ -46,6 +46,7 @@ impl Searcher<'_> {
                 ply: 0,
                 prev: None,
                 conts: [None, None],
+                threats: crate::board::threats(&root),
             },
         );
         let only = &self.shared.limits.searchmoves;

@@ -4,7 +4,7 @@
 //! last. Moves are picked one at a time (selection sort),
 //! because a cutoff usually comes early and the rest never need sorting.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use crate::history::{Conts, History};
 use crate::moves::{encode, MoveCode};
@@ -56,6 +56,8 @@ pub struct Path {
     /// The move just before (`None` at the root or after a null move).
     pub prev: Option<Move>,
     pub conts: Conts,
+    /// The squares the opponent attacks (`board::threats`).
+    pub threats: Bitboard,
 }
 
 pub struct MovePicker {
@@ -65,7 +67,7 @@ pub struct MovePicker {
     /// are scored: only when every move ordered before them has been tried
     /// (most cutoffs come from the TT move, a capture or a killer, and then
     /// the history tables are never read for the other moves).
-    pending: Option<(Color, Conts)>,
+    pending: Option<(Color, Conts, Bitboard)>,
 }
 
 /// Capture that wins at least as much as the capturing piece is worth, so
@@ -124,16 +126,16 @@ impl MovePicker {
         MovePicker {
             moves: buf,
             next: 0,
-            pending: Some((side, conts)),
+            pending: Some((side, conts, path.threats)),
         }
     }
 
     /// Scores the quiet moves left unscored by `new`.
     fn score_quiets(&mut self, hist: &History) {
-        if let Some((side, conts)) = self.pending.take() {
+        if let Some((side, conts, threats)) = self.pending.take() {
             for (m, s) in &mut self.moves[self.next..] {
                 if *s == QUIET_PENDING && !is_tactical(*m) {
-                    *s = hist.quiet(side, *m) + hist.continuation(side, *m, conts);
+                    *s = hist.quiet(side, *m, threats) + hist.continuation(side, *m, conts);
                 }
             }
         }
@@ -254,6 +256,7 @@ mod tests {
             ply: 0,
             prev: None,
             conts: [None, None],
+            threats: crate::board::threats(&pos),
         };
         let mut picker = MovePicker::new(Vec::new(), &pos, &moves, NO_MOVE, &hist, path);
         let (first, _) = picker.pick(&hist).unwrap();
@@ -264,7 +267,16 @@ mod tests {
             .iter()
             .find(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == "a2a3")
             .unwrap();
-        hist.update_quiet(pos.turn(), 1, None, [None, None], quiet, &[], 2000);
+        hist.update_quiet(
+            pos.turn(),
+            1,
+            None,
+            [None, None],
+            path.threats,
+            quiet,
+            &[],
+            2000,
+        );
 
         let mut order = vec![first];
         let mut scores = Vec::new();

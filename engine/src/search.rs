@@ -251,7 +251,13 @@ impl Searcher<'_> {
             Some(t) if ply <= TREE_ADVICE_MAX_PLY => t.moves(key),
             _ => &[],
         };
-        let path = Path { ply, prev, conts };
+        let threats = board::threats(pos);
+        let path = Path {
+            ply,
+            prev,
+            conts,
+            threats,
+        };
         let mut tt_first = moves::legal(pos, tt_move);
         let mut picker: Option<MovePicker> = None;
         if tt_first.is_none() {
@@ -413,8 +419,8 @@ impl Searcher<'_> {
                         r -= 1;
                     }
                     if quiet {
-                        r -=
-                            (self.hist.quiet(pos.turn(), m) + cont_history) / LMR_HISTORY_DIVISOR();
+                        r -= (self.hist.quiet(pos.turn(), m, threats) + cont_history)
+                            / LMR_HISTORY_DIVISOR();
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -481,7 +487,7 @@ impl Searcher<'_> {
                         let side = pos.turn();
                         if quiet {
                             self.hist
-                                .update_quiet(side, ply, prev, conts, m, &quiets, bonus);
+                                .update_quiet(side, ply, prev, conts, threats, m, &quiets, bonus);
                             self.hist.update_captures(side, None, &captures, bonus);
                         } else {
                             self.hist.update_captures(side, Some(m), &captures, bonus);
