@@ -51,6 +51,29 @@ pub fn threats(pos: &Chess) -> Bitboard {
     attacked
 }
 
+/// `threats(pos)`, computed the first time it is asked for: most nodes are
+/// cut by the TT move or a capture before any quiet move's history is read,
+/// and never need it.
+pub struct Threats<'a> {
+    pos: &'a Chess,
+    squares: std::cell::OnceCell<Bitboard>,
+}
+
+impl<'a> Threats<'a> {
+    pub fn new(pos: &'a Chess) -> Threats<'a> {
+        Threats {
+            pos,
+            squares: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The squares the side not to move attacks.
+    #[inline]
+    pub fn get(&self) -> Bitboard {
+        *self.squares.get_or_init(|| threats(self.pos))
+    }
+}
+
 /// Does `m` (legal in `pos`) give check? Direct checks and discovered
 /// checks by sliders from bitboards; castling and en passant are rare enough
 /// to be played out.

@@ -46,7 +46,6 @@ impl Searcher<'_> {
                 ply: 0,
                 prev: None,
                 conts: [None, None],
-                threats: crate::board::threats(&root),
             },
         );
         let only = &self.shared.limits.searchmoves;
@@ -63,7 +62,8 @@ impl Searcher<'_> {
             .map(|(m, _)| m)
             .filter(|m| legal.contains(m))
             .collect();
-        while let Some((m, _)) = picker.pick(self.hist) {
+        let threats = crate::board::Threats::new(&root);
+        while let Some((m, _)) = picker.pick(self.hist, &threats) {
             order.push(m);
         }
         self.root_moves.clear();

@@ -4,8 +4,9 @@
 //! last. Moves are picked one at a time (selection sort),
 //! because a cutoff usually comes early and the rest never need sorting.
 
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
+use crate::board::Threats;
 use crate::history::{Conts, History};
 use crate::moves::{encode, MoveCode};
 use crate::see::{see_ge, value};
@@ -56,8 +57,6 @@ pub struct Path {
     /// The move just before (`None` at the root or after a null move).
     pub prev: Option<Move>,
     pub conts: Conts,
-    /// The squares the opponent attacks (`board::threats`).
-    pub threats: Bitboard,
 }
 
 pub struct MovePicker {
@@ -67,7 +66,7 @@ pub struct MovePicker {
     /// are scored: only when every move ordered before them has been tried
     /// (most cutoffs come from the TT move, a capture or a killer, and then
     /// the history tables are never read for the other moves).
-    pending: Option<(Color, Conts, Bitboard)>,
+    pending: Option<(Color, Conts)>,
 }
 
 /// Capture that wins at least as much as the capturing piece is worth, so
@@ -126,13 +125,14 @@ impl MovePicker {
         MovePicker {
             moves: buf,
             next: 0,
-            pending: Some((side, conts, path.threats)),
+            pending: Some((side, conts)),
         }
     }
 
     /// Scores the quiet moves left unscored by `new`.
-    fn score_quiets(&mut self, hist: &History) {
-        if let Some((side, conts, threats)) = self.pending.take() {
+    fn score_quiets(&mut self, hist: &History, threats: &Threats) {
+        if let Some((side, conts)) = self.pending.take() {
+            let threats = threats.get();
             for (m, s) in &mut self.moves[self.next..] {
                 if *s == QUIET_PENDING && !is_tactical(*m) {
                     *s = hist.quiet(side, *m, threats) + hist.continuation(side, *m, conts);
@@ -194,14 +194,15 @@ impl MovePicker {
     /// The best remaining move and its ordering score. The first few are
     /// found by selection (most cutoffs come early); then the rest is sorted
     /// once, so a node that searches every move costs n log n, not n².
+    /// `threats` are read only when the quiet moves are scored.
     #[inline]
-    pub fn pick(&mut self, hist: &History) -> Option<(Move, i32)> {
+    pub fn pick(&mut self, hist: &History, threats: &Threats) -> Option<(Move, i32)> {
         const SELECT_FIRST: usize = 3;
         if self.next >= self.moves.len() {
             return None;
         }
         if self.next == SELECT_FIRST {
-            self.score_quiets(hist);
+            self.score_quiets(hist, threats);
             self.moves[self.next..].sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
         }
         if self.next >= SELECT_FIRST {
@@ -211,7 +212,7 @@ impl MovePicker {
         let mut best = self.select();
         if self.pending.is_some() && self.moves[self.next + best].1 < COUNTER {
             // Only quiet moves and losing captures are left: score the quiets.
-            self.score_quiets(hist);
+            self.score_quiets(hist, threats);
             best = self.select();
         }
         let rest = &mut self.moves[self.next..];
@@ -256,10 +257,10 @@ mod tests {
             ply: 0,
             prev: None,
             conts: [None, None],
-            threats: crate::board::threats(&pos),
         };
+        let threats = Threats::new(&pos);
         let mut picker = MovePicker::new(Vec::new(), &pos, &moves, NO_MOVE, &hist, path);
-        let (first, _) = picker.pick(&hist).unwrap();
+        let (first, _) = picker.pick(&hist, &threats).unwrap();
         assert!(first.is_capture(), "{first}");
         // After the picker was made, a quiet move earns history (as the
         // subtree of the first move would give it, at another ply).
@@ -272,7 +273,7 @@ mod tests {
             1,
             None,
             [None, None],
-            path.threats,
+            threats.get(),
             quiet,
             &[],
             2000,
@@ -280,7 +281,7 @@ mod tests {
 
         let mut order = vec![first];
         let mut scores = Vec::new();
-        while let Some((m, s)) = picker.pick(&hist) {
+        while let Some((m, s)) = picker.pick(&hist, &threats) {
             order.push(m);
             scores.push(s);
         }

@@ -71,7 +71,9 @@ impl Searcher<'_> {
         let mut best_move = NO_MOVE;
         let buf = std::mem::take(&mut self.move_bufs[ply]);
         let mut picker = MovePicker::tactical(buf, &moves, tt_move);
-        while let Some((m, _)) = picker.pick(self.hist) {
+        // Captures only: the picker never reads the threats.
+        let threats = crate::board::Threats::new(pos);
+        while let Some((m, _)) = picker.pick(self.hist, &threats) {
             if !in_check {
                 let gain = m.capture().map_or(value(Role::Pawn), value)
                     + m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));

@@ -251,13 +251,8 @@ impl Searcher<'_> {
             Some(t) if ply <= TREE_ADVICE_MAX_PLY => t.moves(key),
             _ => &[],
         };
-        let threats = board::threats(pos);
-        let path = Path {
-            ply,
-            prev,
-            conts,
-            threats,
-        };
+        let threats = board::Threats::new(pos);
+        let path = Path { ply, prev, conts };
         let mut tt_first = moves::legal(pos, tt_move);
         let mut picker: Option<MovePicker> = None;
         if tt_first.is_none() {
@@ -287,7 +282,7 @@ impl Searcher<'_> {
                         picker.insert(self.picker(pos, &pos.legal_moves(), tt_move, path, advised))
                     }
                 };
-                match p.pick(self.hist) {
+                match p.pick(self.hist, &threats) {
                     // Searched already, first.
                     Some((m, _)) if encode(m) == tt_move => continue,
                     Some(picked) => picked,
@@ -419,7 +414,7 @@ impl Searcher<'_> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= (self.hist.quiet(pos.turn(), m, threats) + cont_history)
+                        r -= (self.hist.quiet(pos.turn(), m, threats.get()) + cont_history)
                             / LMR_HISTORY_DIVISOR();
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
@@ -486,8 +481,16 @@ impl Searcher<'_> {
                         let bonus = history_bonus(depth);
                         let side = pos.turn();
                         if quiet {
-                            self.hist
-                                .update_quiet(side, ply, prev, conts, threats, m, &quiets, bonus);
+                            self.hist.update_quiet(
+                                side,
+                                ply,
+                                prev,
+                                conts,
+                                threats.get(),
+                                m,
+                                &quiets,
+                                bonus,
+                            );
                             self.hist.update_captures(side, None, &captures, bonus);
                         } else {
                             self.hist.update_captures(side, Some(m), &captures, bonus);
