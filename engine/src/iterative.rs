@@ -209,8 +209,12 @@ impl Searcher<'_> {
                     } else {
                         (-INFINITE, INFINITE)
                     };
+                // Each fail high searches the next window one ply shallower
+                // (the move that failed high is likely good: confirm it
+                // cheaply); a fail low goes back to the iteration's depth.
+                let mut search_depth = depth;
                 loop {
-                    let score = self.root_search(depth, alpha, beta, pv_idx);
+                    let score = self.root_search(search_depth, alpha, beta, pv_idx);
                     if self.stopped {
                         break;
                     }
@@ -219,8 +223,13 @@ impl Searcher<'_> {
                     if score <= alpha && alpha > -INFINITE {
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INFINITE);
+                        search_depth = depth;
                     } else if score >= beta && beta < INFINITE {
                         beta = (score + delta).min(INFINITE);
+                        if score.abs() < MATE_BOUND {
+                            search_depth =
+                                (search_depth - 1).max(depth - ASPIRATION_FAIL_HIGH_MAX());
+                        }
                     } else {
                         // Inside the window, or the window cannot widen further.
                         break;
