@@ -277,17 +277,8 @@ impl Searcher<'_> {
                     }
                 }
             }
-            let scale = if stable_iterations >= STABLE_ITERATIONS {
-                STABLE_TIME_SCALE
-            } else if stable_iterations == 0 && depth > 1 {
-                UNSTABLE_TIME_SCALE
-            } else {
-                1.0
-            } * match self.shared.trusted.read().map(|t| *t) {
-                Ok(Some(t)) if t == best => TRUSTED_AGREE_TIME_SCALE,
-                Ok(Some(_)) => TRUSTED_DISAGREE_TIME_SCALE,
-                _ => 1.0,
-            };
+            let trusted = self.shared.trusted.read().ok().and_then(|t| *t);
+            let scale = time_scale(stable_iterations, depth, trusted, best);
             if self
                 .shared
                 .time
@@ -408,6 +399,27 @@ impl Searcher<'_> {
     }
 }
 
+/// How much of the soft time limit the search may use before another
+/// iteration: less once the best move has held for `STABLE_ITERATIONS`
+/// iterations, more when it just changed (after the first), and less again
+/// where the advice trusts the same move as the search's `best`, more where
+/// it trusts another.
+fn time_scale(stable_iterations: u32, depth: i32, trusted: Option<Move>, best: Move) -> f64 {
+    let stability = if stable_iterations >= STABLE_ITERATIONS {
+        STABLE_TIME_SCALE
+    } else if stable_iterations == 0 && depth > 1 {
+        UNSTABLE_TIME_SCALE
+    } else {
+        1.0
+    };
+    stability
+        * match trusted {
+            Some(t) if t == best => TRUSTED_AGREE_TIME_SCALE,
+            Some(_) => TRUSTED_DISAGREE_TIME_SCALE,
+            None => 1.0,
+        }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::mpsc::channel;
@@ -468,6 +480,29 @@ mod tests {
     fn is_legal(fen: &str, r: &SearchResult) -> bool {
         let pos = from_fen(fen, false).unwrap();
         r.best.is_some_and(|m| pos.is_legal(m))
+    }
+
+    #[test]
+    fn a_trusted_move_the_search_agrees_with_shortens_the_think_and_one_it_rejects_lengthens_it() {
+        let pos = from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", false).unwrap();
+        let moves = pos.legal_moves();
+        let (best, other) = (moves[0], moves[1]);
+        for (stable, depth) in [
+            (0, 1),
+            (0, 9),
+            (2, 9),
+            (crate::params::STABLE_ITERATIONS, 9),
+        ] {
+            let plain = super::time_scale(stable, depth, None, best);
+            let agree = super::time_scale(stable, depth, Some(best), best);
+            let reject = super::time_scale(stable, depth, Some(other), best);
+            assert!(agree < plain && plain < reject, "{agree} {plain} {reject}");
+        }
+        // A best move that keeps changing gets more time than a settled one.
+        assert!(
+            super::time_scale(0, 9, None, best)
+                > super::time_scale(crate::params::STABLE_ITERATIONS, 9, None, best)
+        );
     }
 
     #[test]

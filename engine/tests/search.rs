@@ -7,7 +7,7 @@ use std::time::Instant;
 use mach_engine::bench::POSITIONS;
 use mach_engine::board::{from_fen, parse_uci_move};
 use mach_engine::{Engine, Limits, SearchControl, SearchOptions, Silent};
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Position};
 
 fn search(fen: &str, limits: Limits, threads: usize) -> mach_engine::SearchResult {
     let pos = from_fen(fen, false).unwrap();
@@ -269,37 +269,6 @@ fn plans_known_before_the_search_reach_every_leaf_of_it() {
     // Empty plans are no plans.
     let empty = run(Some(mach_engine::advice::Plans::default()));
     assert_eq!((empty.score, empty.nodes), (plain.score, plain.nodes));
-}
-
-#[test]
-fn a_trusted_move_the_search_agrees_with_takes_less_time_than_one_it_rejects() {
-    // Same clock, same position; only what the advice trusts differs:
-    // the search's own move (time scaled by 0.5) or another (by 1.4).
-    // Taking the free queen is the best move at every depth.
-    let root = from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", false).unwrap();
-    let limits = Limits {
-        wtime: Some(4000),
-        btime: Some(4000),
-        ..Limits::default()
-    };
-    let run = |trusted: Option<Move>| {
-        let mut engine = Engine::new(8, 1);
-        let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
-        let options = ready(mach_engine::advice::Delivered {
-            trusted,
-            ..Default::default()
-        });
-        let t = Instant::now();
-        let r = engine.search(&root, &[], &limits, &options, &control, &Silent);
-        (r, t.elapsed())
-    };
-    let (plain, _) = run(None);
-    let own = plain.best.unwrap();
-    let other = root.legal_moves().into_iter().find(|&m| m != own).unwrap();
-    assert_eq!(mach_engine::board::uci(own, false), "d1d5");
-    let (_, fast) = run(Some(own));
-    let (_, slow) = run(Some(other));
-    assert!(fast < slow, "agreeing {fast:?}, disagreeing {slow:?}");
 }
 
 /// Options whose advice door holds `d` before the search starts.
