@@ -82,10 +82,10 @@ tunables! {
     ASPIRATION_MIN_DEPTH = 5 in 1..=10, step 1;
     /// First aspiration half-width around the previous score (cp); doubles on each fail.
     ASPIRATION_DELTA = 15 in 5..=50, step 3;
-
     /// Each fail high of an aspiration window searches the next window one ply
     /// shallower, at most this many plies below the iteration's depth.
     ASPIRATION_FAIL_HIGH_MAX = 3 in 0..=6, step 1;
+
     /// Razoring: at most this deep, a non-PV node whose eval is far below alpha
     /// asks the quiescence search, and fails low if that stays below alpha.
     RAZOR_MAX_DEPTH = 3 in 1..=6, step 1;
