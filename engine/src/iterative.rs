@@ -107,6 +107,7 @@ impl Searcher<'_> {
             let (child, child_key) = board::play(&root, root_key, m);
             let gives_check = child.is_check();
             let new_depth = depth - 1 + gives_check as i32;
+            self.stack[1].double_exts = 0;
             self.stack[0].mv = Some(m);
             self.stack[0].cont = Some(piece_to(root.turn(), m));
             self.keys.push(child_key);

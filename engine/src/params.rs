@@ -116,6 +116,13 @@ tunables! {
     SE_TT_DEPTH_MARGIN = 3 in 1..=6, step 1;
     /// Singular beta = TT score - MARGIN * depth: every other move must fail below it.
     SE_BETA_MARGIN = 2 in 1..=8, step 1;
+    /// Double extension: two plies when every other move fails this much
+    /// (cp) below the singular beta, at a non-PV node ...
+    DOUBLE_EXT_MARGIN = 20 in 0..=100, step 5;
+    /// ... at most this many times on one path from the root. 0: never (the
+    /// default until its SPRT passes: +6.9 ± 10.8 Elo at 1+0.01 with 6 after
+    /// 2,164 games, undecided; docs/tests.md).
+    DOUBLE_EXT_MAX = 0 in 0..=16, step 1;
 
     /// Internal iterative reduction: without a TT move, search one ply less from this depth.
     IIR_MIN_DEPTH = 4 in 2..=8, step 1;

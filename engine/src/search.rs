@@ -195,6 +195,7 @@ impl Searcher<'_> {
                     + depth / NMP_DEPTH_DIVISOR()
                     + ((est - beta) / NMP_EVAL_DIVISOR()).min(3);
                 if let Some((child, child_key)) = board::null_move(pos) {
+                    self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
                     self.keys.push(child_key);
                     let s = -self.search(
                         &child,
@@ -377,7 +378,16 @@ impl Searcher<'_> {
                     return 0;
                 }
                 if s < singular_beta {
-                    extension = 1;
+                    // Far below: the TT move is the only move; look two
+                    // plies further, a bounded number of times on a path.
+                    extension = if !pv_node
+                        && s < singular_beta - DOUBLE_EXT_MARGIN()
+                        && self.stack[ply].double_exts < DOUBLE_EXT_MAX()
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if singular_beta >= beta {
                     // Multi-cut: another move beats beta too.
                     if let Some(p) = picker {
@@ -390,6 +400,7 @@ impl Searcher<'_> {
                 }
             }
             let mut new_depth = depth - 1 + extension;
+            self.stack[ply + 1].double_exts = self.stack[ply].double_exts + (extension >= 2) as i32;
             self.stack[ply].mv = Some(m);
             self.stack[ply].cont = Some(piece_to(pos.turn(), m));
             self.keys.push(child_key);

@@ -125,6 +125,8 @@ pub(crate) struct StackEntry {
     pub cont: Option<crate::history::PieceTo>,
     /// The move a singular-extension search leaves out at this ply.
     pub excluded: Option<Move>,
+    /// Double extensions on the path from the root to this ply.
+    pub double_exts: i32,
 }
 
 /// A root move with what the last search of it found.
