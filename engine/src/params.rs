@@ -120,8 +120,8 @@ tunables! {
     /// (cp) below the singular beta, at a non-PV node ...
     DOUBLE_EXT_MARGIN = 20 in 0..=100, step 5;
     /// ... at most this many times on one path from the root. 0: never (the
-    /// default until its SPRT passes: +6.9 ± 10.8 Elo at 1+0.01 with 6 after
-    /// 2,164 games, undecided; docs/tests.md).
+    /// default until its SPRT passes: +5.8 ± 7.5 Elo at 1+0.01 with 6 after
+    /// 4,546 games in two runs, undecided; docs/tests.md).
     DOUBLE_EXT_MAX = 0 in 0..=16, step 1;
 
     /// Internal iterative reduction: without a TT move, search one ply less from this depth.
