@@ -119,10 +119,10 @@ tunables! {
     /// Double extension: two plies when every other move fails this much
     /// (cp) below the singular beta, at a non-PV node ...
     DOUBLE_EXT_MARGIN = 20 in 0..=100, step 5;
-    /// ... at most this many times on one path from the root. 0: never (the
-    /// default until its SPRT passes: +5.8 ± 7.5 Elo at 1+0.01 with 6 after
-    /// 4,546 games in two runs, undecided; docs/tests.md).
-    DOUBLE_EXT_MAX = 0 in 0..=16, step 1;
+    /// ... at most this many times on one path from the root (0: never).
+    /// 6 passed its SPRT at 1+0.01: +7.5 ± 6.1 Elo over 6,906 games in
+    /// three runs (docs/tests.md).
+    DOUBLE_EXT_MAX = 6 in 0..=16, step 1;
 
     /// Internal iterative reduction: without a TT move, search one ply less from this depth.
     IIR_MIN_DEPTH = 4 in 2..=8, step 1;
