@@ -5,6 +5,7 @@ use shakmaty::{Move, Position};
 
 use crate::board;
 use crate::history::piece_to;
+use crate::moves::NO_MOVE;
 use crate::ordering::{is_tactical, MovePicker, Path};
 use crate::params::*;
 use crate::report::{Info, Reporter};
@@ -96,6 +97,7 @@ impl Searcher<'_> {
         let mut best = -INFINITE;
         self.stack[0].in_check = root.is_check();
         self.stack[0].eval = self.hist.corr.corrected(&root, self.eval(&root));
+        self.hist.killers[1] = [NO_MOVE; 2];
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let searched = i - pv_idx + 1;

@@ -135,6 +135,11 @@ impl Searcher<'_> {
         self.stack[ply].in_check = in_check;
         self.stack[ply].mv = None;
         self.stack[ply].cont = None;
+        // The children's killers are those of this node's siblings' subtrees:
+        // forget them, so that the moves below start from this position's own.
+        if excluded.is_none() {
+            self.hist.killers[ply + 1] = [NO_MOVE; 2];
+        }
         // Is the static eval better than two plies ago? Prune less when it is.
         let improving = !in_check
             && ply >= 2
