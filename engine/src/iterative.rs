@@ -97,6 +97,7 @@ impl Searcher<'_> {
         let mut best = -INFINITE;
         self.stack[0].in_check = root.is_check();
         self.stack[0].eval = self.hist.corr.corrected(&root, self.eval(&root));
+        // Ply 1 starts without killers, as every node's children do (`search.rs`).
         self.hist.killers[1] = [NO_MOVE; 2];
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
