@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{mach, temp, text, Engine, LONG};
+use common::{field, mach, temp, text, Engine, LONG};
 
 /// An engine with experience on `file` (and nothing else that could answer
 /// instead of a search: no book, no advisor).
@@ -519,4 +519,32 @@ fn with_book_analysis_a_memory_move_the_analysis_finds_worse_is_rejected_and_a_g
         said.contains(": played from memory (10 cp below a2a3 in Mach's analysis: depth 20"),
         "{said}"
     );
+}
+
+#[test]
+fn by_default_a_memory_move_mach_has_analysed_is_played_at_once_with_its_analysed_line() {
+    // `BookAnalysis` is on by default and the analysis of the grandmaster
+    // tree is in the binary: the start position's book move is judged by
+    // it, played without a search, and its depth and score are reported.
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go wtime 60000 btime 60000");
+    let (best, before) = e.bestmove(LONG);
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with(&format!("info string book {best}: played from memory ("))),
+        "{before:#?}"
+    );
+    let line = before
+        .iter()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line: {before:#?}"));
+    let depth: i32 = field(line, "depth").unwrap().parse().unwrap();
+    assert!(depth >= 10, "{line}");
+    assert!(line.contains(" score cp "), "{line}");
+    assert!(line.ends_with(&format!(" pv {best}")), "{line}");
+    e.send("quit");
+    assert!(e.wait_exit(LONG));
 }

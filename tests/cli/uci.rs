@@ -147,6 +147,8 @@ fn ponder_then_stop_gives_bestmove() {
 fn a_stop_before_go_does_not_kill_the_next_search() {
     let mut e = Engine::start();
     e.handshake();
+    // A search, not the memory's move played at once.
+    e.send("setoption name OwnBook value false");
     e.send("stop");
     e.send("stop");
     e.send("position startpos");
@@ -638,6 +640,7 @@ fn analysis_whose_search_thread_cannot_start_still_holds_its_move_until_stop() {
 fn a_depth_past_i32_max_searches_deep_instead_of_wrapping_to_depth_one() {
     let mut e = Engine::start();
     e.handshake();
+    e.send("setoption name OwnBook value false");
     e.send("position startpos");
     e.send("go depth 2147483648");
     // Depth 1 would answer at once; a deep search reaches depth 6 and waits for stop.

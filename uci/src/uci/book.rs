@@ -58,8 +58,10 @@ pub const JUDGE_MIN_DEPTH: i32 = 10;
 /// What Mach's analysis says of a book move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Its best move, or within the margin of it; why, for the GUI.
-    Agrees(String),
+    /// Its best move, or within the margin of it: why (for the GUI), and
+    /// the move's own line in the analysis (depth, score for the side to
+    /// move), reported as the `info` line of the move played.
+    Agrees { why: String, depth: i32, score: i32 },
     /// Worse than its best by more than the margin; why.
     Disagrees(String),
     /// It does not know the position (or the move's) deep enough.
@@ -92,10 +94,14 @@ pub fn judge(
     };
     let best = moves::legal(root, here.mv);
     if best == Some(mv) {
-        return Verdict::Agrees(format!(
-            "Mach's analysis plays it too: depth {}, {} cp",
-            here.depth, here.score
-        ));
+        return Verdict::Agrees {
+            why: format!(
+                "Mach's analysis plays it too: depth {}, {} cp",
+                here.depth, here.score
+            ),
+            depth: here.depth,
+            score: here.score,
+        };
     }
     let mut after = root.clone();
     after.play_unchecked(mv);
@@ -118,7 +124,11 @@ pub fn judge(
     if loss > margin {
         Verdict::Disagrees(why)
     } else {
-        Verdict::Agrees(why)
+        Verdict::Agrees {
+            why,
+            depth: there.depth + 1,
+            score: -there.score,
+        }
     }
 }
 
@@ -325,13 +335,17 @@ mod tests {
     fn the_analysis_agrees_with_its_own_move_and_with_one_within_the_margin() {
         assert!(matches!(
             verdict(&analysis("e2e4", 12, None)),
-            Verdict::Agrees(_)
+            Verdict::Agrees { depth: 12, .. }
         ));
         // 1.e4 worth +10 against the best's +30: 20 cp below, within 50.
         let v = verdict(&analysis("d2d4", 12, Some(-10)));
         assert_eq!(
             v,
-            Verdict::Agrees("20 cp below d2d4 in Mach's analysis: depth 12, margin 50".to_string())
+            Verdict::Agrees {
+                why: "20 cp below d2d4 in Mach's analysis: depth 12, margin 50".to_string(),
+                depth: 12,
+                score: 10,
+            }
         );
     }
 
@@ -340,7 +354,11 @@ mod tests {
         let v = verdict(&analysis("d2d4", 12, Some(-45)));
         assert_eq!(
             v,
-            Verdict::Agrees("15 cp above d2d4 in Mach's analysis: depth 12, margin 50".to_string())
+            Verdict::Agrees {
+                why: "15 cp above d2d4 in Mach's analysis: depth 12, margin 50".to_string(),
+                depth: 12,
+                score: 45,
+            }
         );
     }
 

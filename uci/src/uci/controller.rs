@@ -100,7 +100,7 @@ impl Controller {
             limit_strength: false,
             uci_elo: mach_engine::strength::MIN_ELO,
             pawn_chunks: false,
-            book_analysis: false,
+            book_analysis: true,
             experience: ExperienceOptions::default(),
             advisor: AdvisorClient::new(),
             own_book: true,

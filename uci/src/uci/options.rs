@@ -230,7 +230,7 @@ pub const OPTIONS: &[OptionDef] = &[
     // (books/gm-tree-analysis.exp, and the experience when it is on).
     OptionDef {
         name: "BookAnalysis",
-        kind: Kind::Check { default: false },
+        kind: Kind::Check { default: true },
     },
     OptionDef {
         name: "BookMargin",

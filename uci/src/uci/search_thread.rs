@@ -12,6 +12,8 @@ use crossbeam_channel::Sender;
 use mach_advisor::retrieval::QueryOptions;
 use mach_advisor::service::Request;
 use mach_engine::advice::Ready;
+use mach_engine::report::{Info, Reporter};
+use mach_engine::tt::Bound;
 use mach_engine::{board, Engine, Limits, SearchControl, SearchOptions};
 use shakmaty::{Chess, Move, Position};
 
@@ -100,8 +102,22 @@ pub fn run(mut job: Job) -> Engine {
             };
             let text = board::uci(mv, chess960);
             match verdict {
-                book::Verdict::Agrees(why) => {
+                book::Verdict::Agrees { why, depth, score } => {
                     info_string(&format!("book {text}: played from memory ({why})"));
+                    // The move's line in Mach's analysis: what the GUI shows
+                    // as the score of a move played without a search.
+                    reporter.info(&Info {
+                        depth,
+                        seldepth: depth.max(0) as usize,
+                        multipv: 1,
+                        score,
+                        bound: Bound::Exact,
+                        nodes: 0,
+                        time_ms: 0,
+                        nps: 0,
+                        hashfull: 0,
+                        pv: vec![mv],
+                    });
                     Some(mv)
                 }
                 book::Verdict::Disagrees(why) => {
