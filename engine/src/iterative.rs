@@ -77,6 +77,7 @@ impl Searcher<'_> {
                     prev_score: -INFINITE,
                     seldepth: 0,
                     pv: vec![m],
+                    nodes: 0,
                 });
             }
         }
@@ -115,6 +116,7 @@ impl Searcher<'_> {
             self.stack[0].cont = Some(piece_to(root.turn(), m));
             self.keys.push(child_key);
             self.seldepth = 0;
+            let nodes_before = self.nodes;
             let mut score;
             if searched == 1 {
                 score = -self.search(&child, child_key, new_depth, 1, -b, -a, false);
@@ -143,6 +145,7 @@ impl Searcher<'_> {
                 score = (score + bonus).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             }
             self.keys.pop();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }
@@ -188,6 +191,9 @@ impl Searcher<'_> {
         };
         let mut stable_iterations = 0;
         let mut last_best: Option<Move> = None;
+        // The best line's score after each completed iteration.
+        let mut scores: Vec<i32> = Vec::new();
+        let nodes_at_start = self.nodes;
 
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
@@ -281,8 +287,16 @@ impl Searcher<'_> {
                     }
                 }
             }
+            scores.push(outcome.score);
             let trusted = self.shared.trusted.read().ok().and_then(|t| *t);
-            let scale = time_scale(stable_iterations, depth, trusted, best);
+            let searched = (self.nodes - nodes_at_start).max(1);
+            let progress = Progress {
+                stable_iterations,
+                depth,
+                score_drop: score_drop(&scores),
+                best_share: self.root_moves[0].nodes as f64 / searched as f64,
+            };
+            let scale = time_scale(&progress, trusted, best);
             if self
                 .shared
                 .time
@@ -403,20 +417,47 @@ impl Searcher<'_> {
     }
 }
 
+/// What the last iteration tells the time manager.
+struct Progress {
+    /// Iterations the best move has held (0: it just changed).
+    stable_iterations: u32,
+    depth: i32,
+    /// How far the best line's score fell over the last
+    /// `SCORE_DROP_ITERATIONS` iterations, in centipawns (negative: it rose).
+    score_drop: i32,
+    /// The share of this search's nodes spent below the best move.
+    best_share: f64,
+}
+
+/// The best score's fall over the last `SCORE_DROP_ITERATIONS` iterations.
+fn score_drop(scores: &[i32]) -> i32 {
+    match scores.len().checked_sub(SCORE_DROP_ITERATIONS + 1) {
+        Some(i) => scores[i].saturating_sub(*scores.last().unwrap()),
+        None => 0,
+    }
+}
+
 /// How much of the soft time limit the search may use before another
-/// iteration: less once the best move has held for `STABLE_ITERATIONS`
-/// iterations, more when it just changed (after the first), and less again
+/// iteration, the product of three readings (Ethereal's idea): the best
+/// move's stability (more while it changes, less the longer it holds), the
+/// score's trend (more when it falls, less when it holds or rises) and the
+/// share of the nodes the best move took (less when it took nearly all,
+/// more when other moves needed a long look to be refuted). Then less again
 /// where the advice trusts the same move as the search's `best`, more where
-/// it trusts another.
-fn time_scale(stable_iterations: u32, depth: i32, trusted: Option<Move>, best: Move) -> f64 {
-    let stability = if stable_iterations >= STABLE_ITERATIONS {
-        STABLE_TIME_SCALE
-    } else if stable_iterations == 0 && depth > 1 {
-        UNSTABLE_TIME_SCALE
-    } else {
+/// it trusts another. Before depth 4 the readings are too young to count.
+fn time_scale(p: &Progress, trusted: Option<Move>, best: Move) -> f64 {
+    let readings = if p.depth < 4 {
         1.0
+    } else {
+        let held = p.stable_iterations.min(STABILITY_MAX_ITERATIONS) as f64;
+        let stability = STABILITY_SCALE_START - STABILITY_SCALE_STEP * held;
+        let trend = (SCORE_DROP_SCALE_PER_CP * p.score_drop as f64)
+            .clamp(SCORE_DROP_SCALE_MIN, SCORE_DROP_SCALE_MAX);
+        let share = (NODE_SHARE_SCALE_BASE + NODE_SHARE_SCALE_PER_OTHER * (1.0 - p.best_share))
+            .max(NODE_SHARE_SCALE_MIN);
+        stability * trend * share
     };
-    stability
+    readings
         * match trusted {
             Some(t) if t == best => TRUSTED_AGREE_TIME_SCALE,
             Some(_) => TRUSTED_DISAGREE_TIME_SCALE,
@@ -432,6 +473,7 @@ mod tests {
 
     use shakmaty::Position;
 
+    use super::Progress;
     use crate::board::from_fen;
     use crate::report::{Info, Reporter};
     use crate::thread::FIRST_ITERATION_NODES;
@@ -486,27 +528,58 @@ mod tests {
         r.best.is_some_and(|m| pos.is_legal(m))
     }
 
+    fn progress(stable_iterations: u32, depth: i32, score_drop: i32, best_share: f64) -> Progress {
+        Progress {
+            stable_iterations,
+            depth,
+            score_drop,
+            best_share,
+        }
+    }
+
     #[test]
     fn a_trusted_move_the_search_agrees_with_shortens_the_think_and_one_it_rejects_lengthens_it() {
         let pos = from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", false).unwrap();
         let moves = pos.legal_moves();
         let (best, other) = (moves[0], moves[1]);
-        for (stable, depth) in [
-            (0, 1),
-            (0, 9),
-            (2, 9),
-            (crate::params::STABLE_ITERATIONS, 9),
+        for p in [
+            progress(0, 1, 0, 1.0),
+            progress(0, 9, 40, 0.3),
+            progress(2, 9, 0, 0.8),
+            progress(12, 9, -30, 0.99),
         ] {
-            let plain = super::time_scale(stable, depth, None, best);
-            let agree = super::time_scale(stable, depth, Some(best), best);
-            let reject = super::time_scale(stable, depth, Some(other), best);
+            let plain = super::time_scale(&p, None, best);
+            let agree = super::time_scale(&p, Some(best), best);
+            let reject = super::time_scale(&p, Some(other), best);
             assert!(agree < plain && plain < reject, "{agree} {plain} {reject}");
         }
-        // A best move that keeps changing gets more time than a settled one.
-        assert!(
-            super::time_scale(0, 9, None, best)
-                > super::time_scale(crate::params::STABLE_ITERATIONS, 9, None, best)
-        );
+    }
+
+    #[test]
+    fn a_contested_falling_new_best_move_gets_more_time_than_a_settled_one() {
+        let best = from_fen("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", false)
+            .unwrap()
+            .legal_moves()[0];
+        let scale = |p: Progress| super::time_scale(&p, None, best);
+        // Each reading alone moves the scale the right way.
+        assert!(scale(progress(0, 9, 0, 0.9)) > scale(progress(10, 9, 0, 0.9)));
+        assert!(scale(progress(5, 9, 30, 0.9)) > scale(progress(5, 9, -30, 0.9)));
+        assert!(scale(progress(5, 9, 0, 0.4)) > scale(progress(5, 9, 0, 0.95)));
+        // Together: from 0.36 for a settled move to 3.6 for a contested one.
+        let settled = scale(progress(10, 9, 0, 0.9));
+        let contested = scale(progress(0, 9, 100, 0.0));
+        assert!((settled - 0.36).abs() < 1e-9, "{settled}");
+        assert!((contested - 3.6).abs() < 1e-9, "{contested}");
+        // Before depth 4 nothing is read yet.
+        assert_eq!(scale(progress(0, 3, 100, 0.0)), 1.0);
+    }
+
+    #[test]
+    fn the_score_drop_is_read_three_iterations_back() {
+        assert_eq!(super::score_drop(&[10, 20, 30]), 0);
+        assert_eq!(super::score_drop(&[50, 40, 30, 20]), 30);
+        assert_eq!(super::score_drop(&[0, 50, 40, 30, -20]), 70);
+        assert_eq!(super::score_drop(&[-20, 0, 0, 10]), -30);
     }
 
     #[test]

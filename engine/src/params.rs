@@ -244,12 +244,28 @@ pub fn source(values: &[(&str, i32)]) -> String {
     out
 }
 
-/// Best move unchanged for this many iterations counts as stable.
-pub const STABLE_ITERATIONS: u32 = 4;
-/// Soft time scale when the best move is stable.
-pub const STABLE_TIME_SCALE: f64 = 0.6;
-/// Soft time scale right after the best move changed.
-pub const UNSTABLE_TIME_SCALE: f64 = 1.6;
+/// The soft limit's scale by the best move's stability:
+/// `STABILITY_SCALE_START - STABILITY_SCALE_STEP * n` after the best move
+/// held for `n` iterations, counted up to `STABILITY_MAX_ITERATIONS`
+/// (1.2 when it just changed, 0.8 once it held ten).
+pub const STABILITY_SCALE_START: f64 = 1.2;
+pub const STABILITY_SCALE_STEP: f64 = 0.04;
+pub const STABILITY_MAX_ITERATIONS: u32 = 10;
+/// The soft limit's scale by the score's trend: how far the best score fell
+/// over the last `SCORE_DROP_ITERATIONS` iterations times
+/// `SCORE_DROP_SCALE_PER_CP`, kept between the minimum (a score that held
+/// or rose) and the maximum (a fall of 25 cp or more).
+pub const SCORE_DROP_ITERATIONS: usize = 3;
+pub const SCORE_DROP_SCALE_PER_CP: f64 = 0.05;
+pub const SCORE_DROP_SCALE_MIN: f64 = 0.75;
+pub const SCORE_DROP_SCALE_MAX: f64 = 1.25;
+/// The soft limit's scale by where the nodes went:
+/// `NODE_SHARE_SCALE_BASE + NODE_SHARE_SCALE_PER_OTHER * (1 - share)`, at
+/// least `NODE_SHARE_SCALE_MIN`, `share` being the part of the search's
+/// nodes spent below the best move (0.6 when it took 90%, 1.4 at half).
+pub const NODE_SHARE_SCALE_BASE: f64 = 0.4;
+pub const NODE_SHARE_SCALE_PER_OTHER: f64 = 2.0;
+pub const NODE_SHARE_SCALE_MIN: f64 = 0.5;
 /// Soft time scale, on top of the above, when the best move is the one
 /// strong grandmaster evidence trusts (`advice::Delivered::trusted`).
 pub const TRUSTED_AGREE_TIME_SCALE: f64 = 0.5;

@@ -137,6 +137,8 @@ pub(crate) struct RootMove {
     pub prev_score: i32,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// Nodes searched below this move in this search, every iteration.
+    pub nodes: u64,
 }
 
 pub(crate) struct Searcher<'a> {

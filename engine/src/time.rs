@@ -49,10 +49,14 @@ const MAX_HARD_SHARE: f64 = 0.8;
 const LAST_MOVE_SHARE: f64 = 0.9;
 /// Hard limit as a multiple of the soft limit.
 const HARD_PER_SOFT: f64 = 4.0;
-/// Moves we assume are left in sudden death.
-const DEFAULT_MOVES_TO_GO: i64 = 30;
-/// Share of the increment spent on each move.
+/// With moves to go: the share of the increment spent on each move.
 const INCREMENT_SHARE: f64 = 0.75;
+/// In sudden death the soft limit is the clock plus this many increments,
+/// divided by `SUDDEN_DEATH_DIVISOR`: a budget the readings of
+/// `iterative::time_scale` (about 0.36 for a settled move, up to 3.6 for a
+/// contested one) then spend where it matters.
+const SUDDEN_DEATH_INCREMENTS: f64 = 25.0;
+const SUDDEN_DEATH_DIVISOR: f64 = 20.0;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TimeManager {
@@ -85,15 +89,17 @@ impl TimeManager {
         let time = time.max(0) as f64;
         let inc = inc.unwrap_or(0).max(0) as f64;
         let available = (time - overhead_ms).max(1.0);
-        let mtg = limits
-            .movestogo
-            .map_or(DEFAULT_MOVES_TO_GO, |m| (m as i64).clamp(1, 50));
-        let (soft_cap, hard_cap) = if mtg == 1 {
+        let mtg = limits.movestogo.map(|m| m.clamp(1, 50));
+        let (soft_cap, hard_cap) = if mtg == Some(1) {
             (LAST_MOVE_SHARE * 0.7, LAST_MOVE_SHARE)
         } else {
             (MAX_SOFT_SHARE, MAX_HARD_SHARE)
         };
-        let soft = (available / mtg as f64 + inc * INCREMENT_SHARE).min(available * soft_cap);
+        let budget = match mtg {
+            Some(mtg) => available / mtg as f64 + inc * INCREMENT_SHARE,
+            None => (available + SUDDEN_DEATH_INCREMENTS * inc) / SUDDEN_DEATH_DIVISOR,
+        };
+        let soft = budget.min(available * soft_cap);
         let hard = (soft * HARD_PER_SOFT).min(available * hard_cap);
         TimeManager {
             soft: Some(ms(soft.max(1.0))),
