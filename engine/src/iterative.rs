@@ -444,9 +444,10 @@ fn score_drop(scores: &[i32]) -> i32 {
 /// share of the nodes the best move took (less when it took nearly all,
 /// more when other moves needed a long look to be refuted). Then less again
 /// where the advice trusts the same move as the search's `best`, more where
-/// it trusts another. Before depth 4 the readings are too young to count.
+/// it trusts another. Before `TIME_READINGS_MIN_DEPTH` the readings are too
+/// young to count.
 fn time_scale(p: &Progress, trusted: Option<Move>, best: Move) -> f64 {
-    let readings = if p.depth < 4 {
+    let readings = if p.depth < TIME_READINGS_MIN_DEPTH {
         1.0
     } else {
         let held = p.stable_iterations.min(STABILITY_MAX_ITERATIONS) as f64;

@@ -244,6 +244,9 @@ pub fn source(values: &[(&str, i32)]) -> String {
     out
 }
 
+/// The three readings below scale the soft limit from this depth on; before
+/// it the scale is 1.
+pub const TIME_READINGS_MIN_DEPTH: i32 = 4;
 /// The soft limit's scale by the best move's stability:
 /// `STABILITY_SCALE_START - STABILITY_SCALE_STEP * n` after the best move
 /// held for `n` iterations, counted up to `STABILITY_MAX_ITERATIONS`
