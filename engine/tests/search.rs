@@ -278,3 +278,41 @@ fn ready(d: mach_engine::advice::Delivered) -> SearchOptions {
         ..SearchOptions::default()
     }
 }
+
+/// The keys of the positions before each move of `moves` (UCI) from `fen`,
+/// the start included, and the position the moves reach.
+fn game(fen: &str, moves: &[&str]) -> (Vec<u64>, Chess) {
+    let mut pos = from_fen(fen, false).unwrap();
+    let mut keys = Vec::new();
+    for m in moves {
+        keys.push(mach_engine::board::hash(&pos));
+        let m = parse_uci_move(&pos, m).unwrap();
+        pos.play_unchecked(m);
+    }
+    (keys, pos)
+}
+
+#[test]
+fn a_repetition_one_move_from_the_root_is_a_draw_at_depth_one() {
+    // White's king and pawn against king and queen, the king and the queen
+    // having shuffled back to the start twice: Kg1 reaches a position for
+    // the third time. A one-ply search hands that position to the
+    // quiescence search, which must see the draw, not the queen up.
+    let fen = "1k6/8/8/8/P7/8/1q6/7K w - - 10 60";
+    let twice = [
+        "h1g1", "b2b3", "g1h1", "b3b2", "h1g1", "b2b3", "g1h1", "b3b2",
+    ];
+    let (keys, root) = game(fen, &twice);
+    let mut engine = Engine::new(8, 1);
+    let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
+    let r = engine.search(
+        &root,
+        &keys,
+        &Limits::depth(1),
+        &SearchOptions::default(),
+        &control,
+        &Silent,
+    );
+    assert_eq!(r.score, 0);
+    assert_eq!(r.pv.first().map(|m| m.to()), Some(shakmaty::Square::G1));
+}
