@@ -8,7 +8,7 @@ use crate::board;
 use crate::moves::{encode, NO_MOVE};
 use crate::ordering::{obviously_good, MovePicker};
 use crate::params::DELTA_MARGIN;
-use crate::score::{from_tt, mated_in, to_tt, INFINITE, MAX_PLY};
+use crate::score::{from_tt, mated_in, to_tt, DRAW, INFINITE, MAX_PLY};
 use crate::see::{see_ge, value};
 use crate::tactical::tactical_moves;
 use crate::thread::Searcher;
@@ -31,8 +31,15 @@ impl Searcher<'_> {
         if ply >= MAX_PLY - 1 {
             return self.eval(pos);
         }
-        if pos.is_insufficient_material() {
-            return 0;
+        // Repetitions and the fifty-move rule reach the horizon too: a quiet
+        // move at depth 1 that repeats a position is a draw, not its static
+        // eval (the main search hands depth 0 to this function before its
+        // own draw check). A mate on the hundredth half-move is still a mate:
+        // the in-check branch below finds it.
+        if self.is_draw(pos)
+            && !(pos.halfmoves() >= 100 && pos.is_check() && pos.legal_moves().is_empty())
+        {
+            return DRAW;
         }
 
         let tt = self.shared.tt.probe(key);

@@ -269,6 +269,7 @@ impl Searcher<'_> {
             picker = Some(self.picker(pos, &moves, tt_move, path, advised));
         }
         let killers = self.hist.killers[ply];
+        let counter = self.hist.counter(prev);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
@@ -426,7 +427,8 @@ impl Searcher<'_> {
                     r -= improving as i32;
                     r -= (in_check || gives_check) as i32;
                     let code = encode(m);
-                    if code == killers[0] || code == killers[1] {
+                    // The killers and the counter move: reduced one ply less.
+                    if code == killers[0] || code == killers[1] || code == counter {
                         r -= 1;
                     }
                     if quiet {

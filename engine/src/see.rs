@@ -24,7 +24,9 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
         } => (
             from,
             to,
-            capture.map_or(0, value),
+            // A promotion gains the new piece over the pawn, which then
+            // stands on the square as the piece at risk.
+            capture.map_or(0, value) + promotion.map_or(0, |p| value(p) - value(Role::Pawn)),
             promotion.map_or(value(role), value),
         ),
         Move::EnPassant { .. } => return value(Role::Pawn) >= threshold,
@@ -121,5 +123,21 @@ mod tests {
         let fen = "4k3/8/3p4/4p3/8/8/8/4KQ2 w - - 0 1";
         assert!(!see("4k3/8/3p4/4p3/8/8/4Q3/4K3 w - - 0 1", "e2e5", 0));
         let _ = fen;
+    }
+
+    #[test]
+    fn a_promotion_counts_the_new_piece_it_gains() {
+        // b8=Q Rxb8 Rxb8: the pawn and the queen for a rook, +400 in all.
+        let fen = "7r/1P5k/8/8/8/8/8/1R2K3 w - - 0 1";
+        assert!(see(fen, "b7b8q", 400));
+        assert!(!see(fen, "b7b8q", 401));
+        // Without the rook behind it the new queen is lost for nothing: the pawn.
+        let fen = "7r/1P5k/8/8/8/8/8/4K3 w - - 0 1";
+        assert!(see(fen, "b7b8q", -100));
+        assert!(!see(fen, "b7b8q", -99));
+        // On a free square it wins the new queen over the pawn.
+        let fen = "8/1P5k/8/8/8/8/8/4K3 w - - 0 1";
+        assert!(see(fen, "b7b8q", 850));
+        assert!(!see(fen, "b7b8q", 851));
     }
 }

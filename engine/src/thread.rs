@@ -150,6 +150,8 @@ pub(crate) struct Searcher<'a> {
     pub stopped: bool,
     /// Keys of the game's positions, then of the current search path.
     pub keys: Vec<u64>,
+    /// Where the root's key is in `keys`: those before it are the game's.
+    pub root_index: usize,
     pub stack: Vec<StackEntry>,
     pub pv: PvTable,
     pub root: Chess,
@@ -238,6 +240,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             stopped: false,
             keys,
+            root_index: game_keys.len(),
             stack: vec![StackEntry::default(); MAX_PLY + 8],
             pv: PvTable::new(),
             root: root.clone(),
@@ -362,8 +365,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// Draw by the fifty-move rule (mate excepted by the caller), insufficient
-    /// material or repetition. A position repeated once counts as a draw:
-    /// if repeating is good for one side, it can repeat again.
+    /// material or repetition. A position repeated inside the search counts
+    /// as a draw at once: both sides chose the line there, and whichever it
+    /// suits can repeat again. One the game reached before the root (the
+    /// root included) counts only when it is there twice, a threefold
+    /// repetition: the opponent's moves that came back to it were played,
+    /// not chosen by this search, and need not be played again (Stockfish's
+    /// rule). Counting it at once made a lost position look drawn: the
+    /// search stepped back into a position of the game and scored 0 there.
     pub fn is_draw(&self, pos: &Chess) -> bool {
         let halfmoves = pos.halfmoves() as usize;
         if halfmoves >= 100 {
@@ -375,10 +384,15 @@ impl<'a> Searcher<'a> {
         let n = self.keys.len();
         let current = self.keys[n - 1];
         let back = halfmoves.min(n - 1);
+        let mut seen_in_game = false;
         let mut i = 4;
         while i <= back {
-            if self.keys[n - 1 - i] == current {
-                return true;
+            let earlier = n - 1 - i;
+            if self.keys[earlier] == current {
+                if earlier > self.root_index || seen_in_game {
+                    return true;
+                }
+                seen_in_game = true;
             }
             i += 2;
         }

@@ -278,3 +278,72 @@ fn ready(d: mach_engine::advice::Delivered) -> SearchOptions {
         ..SearchOptions::default()
     }
 }
+
+/// The keys of the positions before each move of `moves` (UCI) from `fen`,
+/// the start included, and the position the moves reach.
+fn game(fen: &str, moves: &[&str]) -> (Vec<u64>, Chess) {
+    let mut pos = from_fen(fen, false).unwrap();
+    let mut keys = Vec::new();
+    for m in moves {
+        keys.push(mach_engine::board::hash(&pos));
+        let m = parse_uci_move(&pos, m).unwrap();
+        pos.play_unchecked(m);
+    }
+    (keys, pos)
+}
+
+/// A search of `depth` plies from the position `moves` reach from `fen`,
+/// with the positions before them as the game's.
+fn search_game(fen: &str, moves: &[&str], depth: u32) -> mach_engine::SearchResult {
+    let (keys, root) = game(fen, moves);
+    let mut engine = Engine::new(8, 1);
+    let control = std::sync::Arc::new(SearchControl::new(false, Instant::now()));
+    engine.search(
+        &root,
+        &keys,
+        &Limits::depth(depth),
+        &SearchOptions::default(),
+        &control,
+        &Silent,
+    )
+}
+
+#[test]
+fn a_position_the_game_reached_once_is_no_draw_for_the_side_that_is_lost() {
+    // White's king against king and queen, the two kings and the queen
+    // having shuffled back to the start: every king move of White's now
+    // returns to a position of the game. Counted as a draw at once, as it
+    // was, that scored White's lost position 0; the opponent need not
+    // repeat, so it is lost.
+    let fen = "1k6/8/8/8/8/8/1q6/7K w - - 10 60";
+    let shuffle = ["h1g1", "b2b3", "g1h1", "b3b2"];
+    let r = search_game(fen, &shuffle, 6);
+    assert!(r.score < -500, "score {}", r.score);
+}
+
+#[test]
+fn a_threefold_repetition_the_lost_side_can_force_is_a_draw() {
+    // The same shuffle played twice: each king move of White's now reaches
+    // a position for the third time, a draw however lost the position.
+    let fen = "1k6/8/8/8/8/8/1q6/7K w - - 10 60";
+    let twice = [
+        "h1g1", "b2b3", "g1h1", "b3b2", "h1g1", "b2b3", "g1h1", "b3b2",
+    ];
+    let r = search_game(fen, &twice, 6);
+    assert_eq!(r.score, 0);
+}
+
+#[test]
+fn a_repetition_one_move_from_the_root_is_a_draw_at_depth_one() {
+    // White's king and pawn against king and queen, the king and the queen
+    // having shuffled back to the start twice: Kg1 reaches a position for
+    // the third time. A one-ply search hands that position to the
+    // quiescence search, which must see the draw, not the queen up.
+    let fen = "1k6/8/8/8/P7/8/1q6/7K w - - 10 60";
+    let twice = [
+        "h1g1", "b2b3", "g1h1", "b3b2", "h1g1", "b2b3", "g1h1", "b3b2",
+    ];
+    let r = search_game(fen, &twice, 1);
+    assert_eq!(r.score, 0);
+    assert_eq!(r.pv.first().map(|m| m.to()), Some(shakmaty::Square::G1));
+}
