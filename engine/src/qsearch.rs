@@ -34,11 +34,8 @@ impl Searcher<'_> {
         // Repetitions and the fifty-move rule reach the horizon too: a quiet
         // move at depth 1 that repeats a position is a draw, not its static
         // eval (the main search hands depth 0 to this function before its
-        // own draw check). A mate on the hundredth half-move is still a mate:
-        // the in-check branch below finds it.
-        if self.is_draw(pos)
-            && !(pos.halfmoves() >= 100 && pos.is_check() && pos.legal_moves().is_empty())
-        {
+        // own draw check).
+        if self.is_draw(pos) {
             return DRAW;
         }
 

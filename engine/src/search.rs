@@ -71,10 +71,7 @@ impl Searcher<'_> {
         let in_check = pos.is_check();
 
         if self.is_draw(pos) {
-            // The fifty-move rule does not override a checkmate.
-            if !(in_check && pos.halfmoves() >= 100 && pos.legal_moves().is_empty()) {
-                return DRAW;
-            }
+            return DRAW;
         }
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.eval(pos) };

@@ -364,7 +364,8 @@ impl<'a> Searcher<'a> {
         self.stopped
     }
 
-    /// Draw by the fifty-move rule (mate excepted by the caller), insufficient
+    /// Draw by the fifty-move rule (a checkmate on the hundredth half-move
+    /// excepted: it still counts as a mate), insufficient
     /// material or repetition. A position repeated inside the search counts
     /// as a draw at once: both sides chose the line there, and whichever it
     /// suits can repeat again. One the game reached before the root (the
@@ -376,7 +377,7 @@ impl<'a> Searcher<'a> {
     pub fn is_draw(&self, pos: &Chess) -> bool {
         let halfmoves = pos.halfmoves() as usize;
         if halfmoves >= 100 {
-            return true;
+            return !(pos.is_check() && pos.legal_moves().is_empty());
         }
         if pos.is_insufficient_material() {
             return true;

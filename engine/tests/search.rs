@@ -308,6 +308,13 @@ fn search_game(fen: &str, moves: &[&str], depth: u32) -> mach_engine::SearchResu
     )
 }
 
+/// White's king from h1 to g1 and back while Black's queen goes b2-b3-b2,
+/// twice: after the first four moves the start is there twice, after all
+/// eight three times.
+const SHUFFLE_TWICE: [&str; 8] = [
+    "h1g1", "b2b3", "g1h1", "b3b2", "h1g1", "b2b3", "g1h1", "b3b2",
+];
+
 #[test]
 fn a_position_the_game_reached_once_is_no_draw_for_the_side_that_is_lost() {
     // White's king against king and queen, the two kings and the queen
@@ -316,8 +323,7 @@ fn a_position_the_game_reached_once_is_no_draw_for_the_side_that_is_lost() {
     // was, that scored White's lost position 0; the opponent need not
     // repeat, so it is lost.
     let fen = "1k6/8/8/8/8/8/1q6/7K w - - 10 60";
-    let shuffle = ["h1g1", "b2b3", "g1h1", "b3b2"];
-    let r = search_game(fen, &shuffle, 6);
+    let r = search_game(fen, &SHUFFLE_TWICE[..4], 6);
     assert!(r.score < -500, "score {}", r.score);
 }
 
@@ -326,10 +332,7 @@ fn a_threefold_repetition_the_lost_side_can_force_is_a_draw() {
     // The same shuffle played twice: each king move of White's now reaches
     // a position for the third time, a draw however lost the position.
     let fen = "1k6/8/8/8/8/8/1q6/7K w - - 10 60";
-    let twice = [
-        "h1g1", "b2b3", "g1h1", "b3b2", "h1g1", "b2b3", "g1h1", "b3b2",
-    ];
-    let r = search_game(fen, &twice, 6);
+    let r = search_game(fen, &SHUFFLE_TWICE, 6);
     assert_eq!(r.score, 0);
 }
 
@@ -340,10 +343,7 @@ fn a_repetition_one_move_from_the_root_is_a_draw_at_depth_one() {
     // the third time. A one-ply search hands that position to the
     // quiescence search, which must see the draw, not the queen up.
     let fen = "1k6/8/8/8/P7/8/1q6/7K w - - 10 60";
-    let twice = [
-        "h1g1", "b2b3", "g1h1", "b3b2", "h1g1", "b2b3", "g1h1", "b3b2",
-    ];
-    let r = search_game(fen, &twice, 1);
+    let r = search_game(fen, &SHUFFLE_TWICE, 1);
     assert_eq!(r.score, 0);
     assert_eq!(r.pv.first().map(|m| m.to()), Some(shakmaty::Square::G1));
 }
