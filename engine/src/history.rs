@@ -112,15 +112,19 @@ impl History {
         self.butterfly[side as usize][threat_index(m, threats)][f][t]
     }
 
-    /// Continuation histories of a quiet move after the moves in `conts`.
+    /// Continuation histories of a quiet move after the moves in `conts`,
+    /// one and two plies back apart (0 where there is no earlier move).
+    #[inline]
+    pub fn continuation_parts(&self, side: Color, m: Move, conts: Conts) -> [i32; 2] {
+        let pt = piece_to(side, m) as usize;
+        conts.map(|c| c.map_or(0, |c| self.cont[c as usize * PIECE_TO + pt] as i32))
+    }
+
+    /// Continuation histories of a quiet move after the moves in `conts`, summed.
     #[inline]
     pub fn continuation(&self, side: Color, m: Move, conts: Conts) -> i32 {
-        let pt = piece_to(side, m) as usize;
-        conts
-            .iter()
-            .flatten()
-            .map(|&c| self.cont[c as usize * PIECE_TO + pt] as i32)
-            .sum()
+        let [one, two] = self.continuation_parts(side, m, conts);
+        one + two
     }
 
     /// Capture history of a capture or promotion.

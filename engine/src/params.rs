@@ -142,10 +142,17 @@ tunables! {
     /// Late move pruning: quiet moves searched = BASE + depth^2 (halved when not improving).
     LMP_BASE = 3 in 1..=10, step 1;
 
-    /// Continuation-history pruning of quiet moves at most this deep.
+    /// Continuation-history pruning of quiet moves at most this deep (one
+    /// ply less while improving).
     CONT_PRUNE_MAX_DEPTH = 3 in 1..=6, step 1;
-    /// A quiet move whose continuation histories sum below -MARGIN * depth is skipped.
-    CONT_PRUNE_MARGIN = 2048 in 512..=8192, step 256;
+    /// A quiet move whose history after the last move is below this is skipped.
+    CONT_ONE_LIMIT = 0 in -4000..=2000, step 250;
+    /// The same while the static eval is improving.
+    CONT_ONE_LIMIT_IMPROVING = -1000 in -6000..=1000, step 250;
+    /// A quiet move whose history after the move before the last is below this is skipped.
+    CONT_TWO_LIMIT = -2000 in -8000..=0, step 250;
+    /// The same while the static eval is improving.
+    CONT_TWO_LIMIT_IMPROVING = -4000 in -10000..=0, step 250;
 
     /// Futility pruning of quiet moves at most this deep.
     FUTILITY_MAX_DEPTH = 6 in 2..=10, step 1;

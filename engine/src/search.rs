@@ -301,11 +301,13 @@ impl Searcher<'_> {
 
             let gives_check = board::gives_check(pos, m);
             let is_advised = !advised.is_empty() && advised.contains(&encode(m));
-            let cont_history = if quiet {
-                self.hist.continuation(pos.turn(), m, conts)
+            // One and two plies back.
+            let [cont_one, cont_two] = if quiet {
+                self.hist.continuation_parts(pos.turn(), m, conts)
             } else {
-                0
+                [0, 0]
             };
+            let cont_history = cont_one + cont_two;
 
             // Shallow pruning, never before a move has kept us out of a mate
             // score, never of checks.
@@ -319,10 +321,14 @@ impl Searcher<'_> {
                         }
                         continue;
                     }
-                    // A quiet move that has done badly after these moves before.
-                    if depth <= CONT_PRUNE_MAX_DEPTH()
-                        && cont_history < -CONT_PRUNE_MARGIN() * depth
-                    {
+                    // A quiet move that has done badly after the last move, or
+                    // after the one before it; less readily while improving.
+                    let (max_depth, one_limit, two_limit) = if improving {
+                        (CONT_PRUNE_MAX_DEPTH() - 1, CONT_ONE_LIMIT_IMPROVING(), CONT_TWO_LIMIT_IMPROVING())
+                    } else {
+                        (CONT_PRUNE_MAX_DEPTH(), CONT_ONE_LIMIT(), CONT_TWO_LIMIT())
+                    };
+                    if depth <= max_depth && (cont_one < one_limit || cont_two < two_limit) {
                         continue;
                     }
                     // Futility: a quiet move that cannot lift a low static eval to alpha.
