@@ -324,7 +324,11 @@ impl Searcher<'_> {
                     // A quiet move that has done badly after the last move, or
                     // after the one before it; less readily while improving.
                     let (max_depth, one_limit, two_limit) = if improving {
-                        (CONT_PRUNE_MAX_DEPTH() - 1, CONT_ONE_LIMIT_IMPROVING(), CONT_TWO_LIMIT_IMPROVING())
+                        (
+                            CONT_PRUNE_MAX_DEPTH() - 1,
+                            CONT_ONE_LIMIT_IMPROVING(),
+                            CONT_TWO_LIMIT_IMPROVING(),
+                        )
                     } else {
                         (CONT_PRUNE_MAX_DEPTH(), CONT_ONE_LIMIT(), CONT_TWO_LIMIT())
                     };
