@@ -310,8 +310,9 @@ impl Searcher<'_> {
             let cont_history = cont_one + cont_two;
 
             // Shallow pruning, never before a move has kept us out of a mate
-            // score, never of checks.
-            if best_score > -MATE_BOUND && !in_check && !gives_check && !is_advised {
+            // score, never of checks; evasions too (Ethereal's), but not by
+            // futility, which needs a static eval.
+            if best_score > -MATE_BOUND && !gives_check && !is_advised {
                 if quiet {
                     // Late-move pruning and futility hold for every later
                     // quiet move too: the picker drops them (checks as well).
@@ -336,7 +337,8 @@ impl Searcher<'_> {
                         continue;
                     }
                     // Futility: a quiet move that cannot lift a low static eval to alpha.
-                    if depth <= FUTILITY_MAX_DEPTH()
+                    if !in_check
+                        && depth <= FUTILITY_MAX_DEPTH()
                         && est + FUTILITY_BASE() + FUTILITY_PER_PLY() * depth <= alpha
                     {
                         if let Some(p) = picker.as_mut() {
