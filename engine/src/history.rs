@@ -266,6 +266,39 @@ mod tests {
     }
 
     #[test]
+    fn continuation_parts_keep_the_one_ply_and_two_ply_histories_apart() {
+        let pos = Chess::default();
+        let e4 = mv(&pos, Square::E2, Square::E4);
+        let nf3 = mv(&pos, Square::G1, Square::F3);
+        let d4 = mv(&pos, Square::D2, Square::D4);
+        let mut h = History::default();
+        // Learned with e4 one ply back and nothing two plies back ...
+        let after_e4 = [Some(piece_to(Color::Black, e4)), None];
+        h.update_quiet(
+            Color::White,
+            2,
+            None,
+            after_e4,
+            Bitboard::EMPTY,
+            nf3,
+            &[],
+            400,
+        );
+        let [one, two] = h.continuation_parts(Color::White, nf3, after_e4);
+        assert!(one > 0);
+        assert_eq!(two, 0);
+        // ... the same entry is read as the two-ply part when e4 is two plies back.
+        let e4_two_back = [
+            Some(piece_to(Color::Black, d4)),
+            Some(piece_to(Color::Black, e4)),
+        ];
+        let [one, two] = h.continuation_parts(Color::White, nf3, e4_two_back);
+        assert_eq!(one, 0);
+        assert!(two > 0);
+        assert_eq!(h.continuation(Color::White, nf3, e4_two_back), one + two);
+    }
+
+    #[test]
     fn a_quiet_move_from_an_attacked_square_keeps_its_history_apart_from_the_same_move_in_peace() {
         // The knight on c3 is attacked by the pawn on b4 here, not in the
         // position without it.
