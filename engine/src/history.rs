@@ -241,25 +241,37 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn a_quiet_move_that_refuted_a_move_scores_higher_after_that_move_only() {
+    /// White's e4, Nf3 and d4 from the start position.
+    fn e4_nf3_d4() -> [Move; 3] {
         let pos = Chess::default();
-        let e4 = mv(&pos, Square::E2, Square::E4);
-        let nf3 = mv(&pos, Square::G1, Square::F3);
-        let d4 = mv(&pos, Square::D2, Square::D4);
-        let mut h = History::default();
-        let after_e4 = [Some(piece_to(Color::Black, e4)), None];
-        let after_d4 = [Some(piece_to(Color::Black, d4)), None];
+        [
+            mv(&pos, Square::E2, Square::E4),
+            mv(&pos, Square::G1, Square::F3),
+            mv(&pos, Square::D2, Square::D4),
+        ]
+    }
+
+    /// A depth-2 cutoff by White's `good` after `conts`, `bad` tried before it.
+    fn reward(h: &mut History, conts: Conts, good: Move, bad: &[Move]) {
         h.update_quiet(
             Color::White,
             2,
             None,
-            after_e4,
+            conts,
             Bitboard::EMPTY,
-            nf3,
-            &[d4],
+            good,
+            bad,
             400,
         );
+    }
+
+    #[test]
+    fn a_quiet_move_that_refuted_a_move_scores_higher_after_that_move_only() {
+        let [e4, nf3, d4] = e4_nf3_d4();
+        let mut h = History::default();
+        let after_e4 = [Some(piece_to(Color::Black, e4)), None];
+        let after_d4 = [Some(piece_to(Color::Black, d4)), None];
+        reward(&mut h, after_e4, nf3, &[d4]);
         assert!(h.continuation(Color::White, nf3, after_e4) > 0);
         assert!(h.continuation(Color::White, d4, after_e4) < 0);
         assert_eq!(h.continuation(Color::White, nf3, after_d4), 0);
@@ -267,23 +279,11 @@ mod tests {
 
     #[test]
     fn continuation_parts_keep_the_one_ply_and_two_ply_histories_apart() {
-        let pos = Chess::default();
-        let e4 = mv(&pos, Square::E2, Square::E4);
-        let nf3 = mv(&pos, Square::G1, Square::F3);
-        let d4 = mv(&pos, Square::D2, Square::D4);
+        let [e4, nf3, d4] = e4_nf3_d4();
         let mut h = History::default();
         // Learned with e4 one ply back and nothing two plies back ...
         let after_e4 = [Some(piece_to(Color::Black, e4)), None];
-        h.update_quiet(
-            Color::White,
-            2,
-            None,
-            after_e4,
-            Bitboard::EMPTY,
-            nf3,
-            &[],
-            400,
-        );
+        reward(&mut h, after_e4, nf3, &[]);
         let [one, two] = h.continuation_parts(Color::White, nf3, after_e4);
         assert!(one > 0);
         assert_eq!(two, 0);
