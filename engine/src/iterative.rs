@@ -244,7 +244,7 @@ impl Searcher<'_> {
                         // Inside the window, or the window cannot widen further.
                         break;
                     }
-                    delta += delta;
+                    delta += delta * ASPIRATION_GROWTH() / 100;
                     if delta > 1000 {
                         alpha = -INFINITE;
                         beta = INFINITE;

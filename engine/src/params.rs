@@ -80,8 +80,10 @@ macro_rules! tunables {
 tunables! {
     /// Aspiration windows start at this depth; shallower iterations use a full window.
     ASPIRATION_MIN_DEPTH = 5 in 1..=10, step 1;
-    /// First aspiration half-width around the previous score (cp); doubles on each fail.
-    ASPIRATION_DELTA = 15 in 5..=50, step 3;
+    /// First aspiration half-width around the previous score (cp).
+    ASPIRATION_DELTA = 14 in 5..=50, step 3;
+    /// Each fail widens the half-width by this percentage (Ethereal's 50).
+    ASPIRATION_GROWTH = 50 in 25..=150, step 10;
     /// Each fail high of an aspiration window searches the next window one ply
     /// shallower, at most this many plies below the iteration's depth.
     ASPIRATION_FAIL_HIGH_MAX = 3 in 0..=6, step 1;
